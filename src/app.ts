@@ -1,0 +1,93 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Config } from './config.js';
+import { openDatabase, type Database, type OpenOptions } from './db/client.js';
+import { registerErrorHandling } from './platform/errors.js';
+import { registerAuthentication, credentialOf } from './platform/auth.js';
+import { registerOpenApi } from './platform/openapi.js';
+import { registerValidation } from './platform/validation.js';
+import { sha256 } from './platform/crypto.js';
+import { FileStore } from './platform/files.js';
+import { modules } from './modules/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    files: FileStore;
+  }
+}
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+export const VERSION = pkg.version;
+
+// Headers and body fields that must never reach a log line.
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["service-session"]',
+  'req.headers.cookie',
+  'req.headers["x-bot-secret"]',
+];
+
+export interface BuildOptions extends OpenOptions {
+  /** An already open database (tests share one per file). */
+  database?: Database;
+  /** Where log lines go (tests capture them to check nothing secret is logged). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the whole service without listening; the caller owns start-up and shutdown. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? (await openDatabase(config, options));
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      // Accept a caller's id only if it is short and plain, so it cannot inject into logs.
+      return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : `req-${randomUUID()}`;
+    },
+    forceCloseConnections: false,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('files', new FileStore(config.filesDir));
+  if (!options.database) app.addHook('onClose', async () => database.close());
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  await registerOpenApi(app, VERSION);
+  await app.register(multipart, {
+    limits: { fileSize: config.fileLimitBytes, files: 20, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.apiRateLimitPerMinute,
+    timeWindow: 60_000,
+    // Per credential (hashed, never the raw value), per IP for anonymous callers.
+    keyGenerator: (request) => {
+      const credential = credentialOf(request);
+      return credential ? `c:${sha256(credential).slice(0, 32)}` : `ip:${request.ip}`;
+    },
+    allowList: (request) => request.url === '/health' || request.url === '/ready',
+  });
+  registerAuthentication(app, database.db, config.sessionTtlDays);
+
+  for (const mod of modules) await app.register(mod);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+
+/** Every setting the service reads from the environment, validated once at start. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  logLevel: string;
+  /** PGlite data directory; `memory://` keeps everything in memory. Ignored when databaseUrl is set. */
+  dataDir: string;
+  /** PostgreSQL connection string; when set the service uses a pool instead of PGlite. */
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  filesDir: string;
+  publicUrl: string;
+  sessionTtlDays: number;
+  /** log2 of scrypt's N for new password hashes (17 = OWASP's recommendation). */
+  passwordHashCost: number;
+  trialDays: number;
+  trialUsers: number;
+  bodyLimitBytes: number;
+  fileLimitBytes: number;
+  imageLimitBytes: number;
+  authRateLimitPerMinute: number;
+  apiRateLimitPerMinute: number;
+  /** Emails of service operators (may read reviews). */
+  operatorEmails: string[];
+  /** Applied by tests: skip migrations because the database image is already migrated. */
+  skipMigrations: boolean;
+}
+
+class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = int(env, 'PORT', 3000, 0);
+  const dataDir = env.DATA_DIR || './data';
+  const config: Config = {
+    env: nodeEnv,
+    host: env.HOST || '0.0.0.0',
+    port,
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
+    filesDir: env.FILES_DIR || (dataDir.startsWith('memory://') ? path.join('data', 'files') : path.join(dataDir, 'files')),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
+    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 17, 10),
+    trialDays: int(env, 'TRIAL_DAYS', 14, 0),
+    trialUsers: int(env, 'TRIAL_USERS', 10, 1),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    fileLimitBytes: int(env, 'FILE_LIMIT_BYTES', 50 * 1024 * 1024, 1024),
+    imageLimitBytes: int(env, 'IMAGE_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
+    authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, 1),
+    apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
+    operatorEmails: (env.OPERATOR_EMAILS || '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    skipMigrations: false,
+    ...overrides,
+  };
+  return config;
+}

@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import * as schema from './schema/index.js';
+import { runMigrations } from './migrate.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, bigint ids in raw SQL) as JS numbers: ids stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export interface OpenOptions {
+  /** A migrated data-directory image (tests load one per file instead of migrating). */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
+  let database: Database;
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    database = {
+      kind: 'postgres',
+      db,
+      ping: async () => void (await pool.query('select 1')),
+      close: () => pool.end(),
+    };
+  } else {
+    const dataDir = config.dataDir;
+    if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+    const client = await PGlite.create(dataDir.startsWith('memory://') ? undefined : dataDir, {
+      loadDataDir: options.loadDataDir,
+    });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    database = {
+      kind: 'pglite',
+      db,
+      ping: async () => void (await client.query('select 1')),
+      close: () => client.close(),
+    };
+  }
+  if (!config.skipMigrations) await runMigrations(database);
+  return database;
+}
+
+export { sql };
+
+/** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). */
+export async function queryRows<T extends Record<string, unknown>>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

@@ -1,0 +1,6 @@
+export * from './users.js';
+export * from './organizations.js';
+export * from './sessions.js';
+export * from './files.js';
+export * from './reviews.js';
+export * from './spaces.js';

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, ts, updatedAt } from './columns.js';
+
+// Users are global (one account across organizations); tenant data hangs off organization_members.
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    avatarFileId: ref('avatar_file_id'),
+    phoneNumber: text('phone_number'),
+    messengerLink: text('messenger_link'),
+    jobTitle: text('job_title'),
+    codeHostLink: text('code_host_link'),
+    birthDate: ts('birth_date'),
+    activeOrganizationId: ref('active_organization_id'),
+    isOperator: boolean('is_operator').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+);

@@ -1,0 +1,62 @@
+import type { Db, Tx } from './client.js';
+
+type AfterCommit = () => void | Promise<void>;
+
+/** What a use case receives: the open transaction and a queue of work to run once it commits. */
+export interface TxContext {
+  tx: Tx;
+  afterCommit(fn: AfterCommit): void;
+  /** Undo work done outside the database (a written blob) if the transaction does not commit. */
+  onRollback(fn: AfterCommit): void;
+}
+
+// Deadlock and serialization failures are safe to retry: the transaction rolled back entirely.
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 4;
+
+function pgCode(error: unknown): string | undefined {
+  let e = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 4; i++) {
+    if (typeof e.code === 'string') return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/**
+ * Runs fn in one transaction. Side effects queued with afterCommit run only once the commit
+ * succeeded, so nothing is announced that did not happen; their failures are logged by the caller's
+ * onError and never fail the request.
+ */
+export async function withTransaction<T>(
+  db: Db,
+  fn: (ctx: TxContext) => Promise<T>,
+  onAfterCommitError: (error: unknown) => void = () => {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const queue: AfterCommit[] = [];
+    const undo: AfterCommit[] = [];
+    try {
+      const result = await db
+        .transaction(async (tx) => fn({ tx, afterCommit: (f) => queue.push(f), onRollback: (f) => undo.push(f) }))
+        .catch(async (error: unknown) => {
+          for (const f of undo) await Promise.resolve().then(f).catch(onAfterCommitError);
+          throw error;
+        });
+      for (const f of queue) {
+        try {
+          await f();
+        } catch (error) {
+          onAfterCommitError(error);
+        }
+      }
+      return result;
+    } catch (error) {
+      const code = pgCode(error);
+      if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+export { pgCode };

@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../platform/types.js';
+import { Type } from 'typebox';
+import { read, write } from '../../platform/context.js';
+import { IdParams } from '../../platform/schemas.js';
+import * as S from './auth.schemas.js';
+import * as auth from './auth.service.js';
+
+const tags = ['Authentication'];
+
+const clientOf = (request: FastifyRequest): auth.ClientInfo => ({
+  ip: request.ip ?? null,
+  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+});
+
+export default async function authRoutes(app: App): Promise<void> {
+  const { config } = app;
+  const settings: auth.AuthSettings = {
+    sessionTtlDays: config.sessionTtlDays,
+    passwordHashCost: config.passwordHashCost,
+    trialDays: config.trialDays,
+    trialUsers: config.trialUsers,
+  };
+  // Two limits on credential guessing: per client IP (before the body is read) and per account.
+  const perIp = app.rateLimit({ max: config.authRateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r) => `auth-ip:${r.ip}` });
+  const perAccount = app.rateLimit({
+    max: config.authRateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (r) => `auth-acct:${String((r.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()}`,
+  });
+  const limited = { onRequest: perIp, preHandler: perAccount };
+
+  app.post(
+    '/auth/register',
+    {
+      config: { public: true, rateLimit: false },
+      ...limited,
+      schema: { tags, summary: 'Register: creates the user and its first organization (or joins an invite link’s)', security: [], body: S.RegisterBody, response: { 201: S.RegisterResult } },
+    },
+    async (request, reply) => reply.code(201).send(await auth.register(app.database.db, request.body, clientOf(request), settings)),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true, rateLimit: false },
+      ...limited,
+      schema: { tags, summary: 'Log in: opens a session', security: [], body: S.LoginBody, response: { 201: S.LoginResult } },
+    },
+    async (request, reply) => reply.code(201).send(await auth.login(app.database.db, request.body, clientOf(request), settings)),
+  );
+
+  app.post('/auth/logout', { schema: { tags, summary: 'Log out: revokes the credential used', response: { 204: Type.Null() } } }, async (request, reply) => {
+    await write(app, request, (ctx) => auth.logout(ctx));
+    return reply.code(204).send(null);
+  });
+
+  app.get('/user/sessions', { schema: { tags, summary: 'List own sessions', response: { 200: Type.Array(S.SessionSchema) } } }, (request) =>
+    read(app, request, (ctx) => auth.listSessions(ctx)),
+  );
+
+  app.delete(
+    '/user/sessions/:sessionId',
+    { schema: { tags, summary: 'Revoke one of own sessions', params: IdParams('sessionId'), response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await write(app, request, (ctx) => auth.revokeSession(ctx, request.params.sessionId));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/user/api-tokens',
+    { schema: { tags, summary: 'Create a personal API token (the secret is shown once)', body: S.CreateApiTokenBody, response: { 201: S.CreatedApiTokenSchema } } },
+    async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => auth.createApiToken(ctx, request.body))),
+  );
+
+  app.get('/user/api-tokens', { schema: { tags, summary: 'List own API tokens', response: { 200: Type.Array(S.ApiTokenSchema) } } }, (request) =>
+    read(app, request, (ctx) => auth.listApiTokens(ctx)),
+  );
+
+  app.delete(
+    '/user/api-tokens/:tokenId',
+    { schema: { tags, summary: 'Revoke an API token', params: IdParams('tokenId'), response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await write(app, request, (ctx) => auth.revokeApiToken(ctx, request.params.tokenId));
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import { DateTime, Name, Nullable } from '../../platform/schemas.js';
+import { UserSchema } from '../users/users.schemas.js';
+import { OrganizationSchema } from '../organizations/organizations.schemas.js';
+
+const Email = Type.String({ format: 'email', maxLength: 320 });
+
+export const RegisterBody = Type.Object({
+  email: Email,
+  password: Type.String({ minLength: 8, maxLength: 200 }),
+  name: Name(),
+  inviteToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'join the invite link’s organization and space instead of creating one' })),
+});
+export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const RegisterResult = Type.Object({ session: Type.String(), user: UserSchema, organization: OrganizationSchema });
+export const LoginResult = Type.Object({ session: Type.String(), user: UserSchema });
+
+export const SessionSchema = Type.Object({
+  id: Type.Integer(),
+  createdAt: DateTime(),
+  lastUsedAt: DateTime(),
+  expiresAt: DateTime(),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  current: Type.Boolean({ description: 'the session this request was made with' }),
+});
+
+export const ApiTokenSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'first characters of the token, to recognise it' }),
+  organizationId: Type.Integer(),
+  lastUsedAt: Nullable(DateTime()),
+  expiresAt: Nullable(DateTime()),
+  createdAt: DateTime(),
+});
+export const CreatedApiTokenSchema = Type.Object({
+  ...ApiTokenSchema.properties,
+  token: Type.String({ description: 'the secret, shown only in this response' }),
+});
+export const CreateApiTokenBody = Type.Object({ name: Name(), expiresAt: Type.Optional(Nullable(DateTime())) });

@@ -1,0 +1,170 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client.js';
+import { apiTokens, organizationMembers, sessions, users } from '../../db/schema/index.js';
+import { withTransaction } from '../../db/tx.js';
+import type { Ctx } from '../../platform/context.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { API_TOKEN_PREFIX, SESSION_PREFIX, hashPassword, newSecret, sha256, verifyPassword } from '../../platform/crypto.js';
+import { iso } from '../../platform/http.js';
+import { createOrganization, loadOrganization, type Licensing } from '../organizations/organizations.service.js';
+import { loadUser } from '../users/users.service.js';
+import { joinHooks } from './auth.hooks.js';
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface AuthSettings extends Licensing {
+  sessionTtlDays: number;
+  passwordHashCost: number;
+}
+
+async function openSession(db: Queryable, userId: number, client: ClientInfo, ttlDays: number): Promise<string> {
+  const secret = newSecret(SESSION_PREFIX);
+  await db.insert(sessions).values({
+    userId,
+    tokenHash: sha256(secret),
+    ip: client.ip,
+    userAgent: client.userAgent?.slice(0, 500) ?? null,
+    expiresAt: new Date(Date.now() + ttlDays * 86_400_000),
+  });
+  return secret;
+}
+
+const emailTaken = () => new AppError('EMAIL_TAKEN', 'an account with this email already exists');
+
+/**
+ * Creates the user and either its first organization (the user its owner) or, with an invite
+ * token, membership of the link's organization and space.
+ */
+export async function register(
+  db: Db,
+  input: { email: string; password: string; name: string; inviteToken?: string },
+  client: ClientInfo,
+  settings: AuthSettings,
+) {
+  const email = input.email.trim().toLowerCase();
+  // Hash before the transaction: a slow KDF must not hold a connection or a lock.
+  const passwordHash = await hashPassword(input.password, settings.passwordHashCost);
+  return withTransaction(db, async ({ tx }) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
+    if (existing) throw emailTaken();
+    const [user] = await tx.insert(users).values({ email, passwordHash, name: input.name.trim() }).returning({ id: users.id });
+    const userId = user!.id;
+    let organizationId: number;
+    if (input.inviteToken) {
+      const join = joinHooks.joinByInvite;
+      if (!join) throw new AppError('NOT_FOUND', 'invite link not found');
+      organizationId = (await join(tx, userId, input.inviteToken)).organizationId;
+    } else {
+      organizationId = await createOrganization(tx, userId, `${input.name.trim()}'s organization`, settings);
+    }
+    await tx.update(users).set({ activeOrganizationId: organizationId }).where(eq(users.id, userId));
+    const session = await openSession(tx, userId, client, settings.sessionTtlDays);
+    return { session, user: await loadUser(tx, userId), organization: await loadOrganization(tx, organizationId, userId) };
+  });
+}
+
+/** Same answer for an unknown email and a wrong password, so accounts cannot be probed. */
+export async function login(db: Db, input: { email: string; password: string }, client: ClientInfo, settings: AuthSettings) {
+  const email = input.email.trim().toLowerCase();
+  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const ok = user ? await verifyPassword(input.password, user.passwordHash) : false;
+  if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 'the email or password is wrong');
+  return withTransaction(db, async ({ tx }) => {
+    const memberships = await tx
+      .select({ organizationId: organizationMembers.organizationId })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.userId, user.id), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt)))
+      .orderBy(asc(organizationMembers.id));
+    if (memberships.length === 0) throw new AppError('ACCOUNT_DEACTIVATED', 'the account has no active organization membership');
+    // Keep the active organization if the user may still act in it; otherwise fall back to another.
+    if (!memberships.some((m) => m.organizationId === user.activeOrganizationId)) {
+      await tx.update(users).set({ activeOrganizationId: memberships[0]!.organizationId }).where(eq(users.id, user.id));
+    }
+    const session = await openSession(tx, user.id, client, settings.sessionTtlDays);
+    return { session, user: await loadUser(tx, user.id) };
+  });
+}
+
+/** Revokes the credential the request was made with. */
+export async function logout(ctx: Ctx): Promise<void> {
+  if (ctx.actor.sessionId) await ctx.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ctx.actor.sessionId));
+  if (ctx.actor.tokenId) await ctx.db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, ctx.actor.tokenId));
+}
+
+export async function listSessions(ctx: Ctx) {
+  const rows = await ctx.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, ctx.actor.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .orderBy(asc(sessions.id));
+  return rows.map((s) => ({
+    id: s.id,
+    createdAt: iso(s.createdAt)!,
+    lastUsedAt: iso(s.lastUsedAt)!,
+    expiresAt: iso(s.expiresAt)!,
+    ip: s.ip,
+    userAgent: s.userAgent,
+    current: s.id === ctx.actor.sessionId,
+  }));
+}
+
+export async function revokeSession(ctx: Ctx, sessionId: number): Promise<void> {
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, ctx.actor.userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  if (revoked.length === 0) throw notFound('session');
+}
+
+type TokenRow = typeof apiTokens.$inferSelect;
+const presentToken = (t: TokenRow) => ({
+  id: t.id,
+  name: t.name,
+  prefix: t.prefix,
+  organizationId: t.organizationId,
+  lastUsedAt: iso(t.lastUsedAt),
+  expiresAt: iso(t.expiresAt),
+  createdAt: iso(t.createdAt)!,
+});
+
+/** The token acts in the organization active at creation; its secret is returned once and stored hashed. */
+export async function createApiToken(ctx: Ctx, input: { name: string; expiresAt?: string | null }) {
+  if (input.expiresAt && new Date(input.expiresAt).getTime() <= Date.now()) {
+    throw new AppError('VALIDATION_FAILED', 'expiresAt must be in the future', [{ path: '/expiresAt', message: 'must be in the future' }]);
+  }
+  const token = newSecret(API_TOKEN_PREFIX);
+  const [row] = await ctx.db
+    .insert(apiTokens)
+    .values({
+      userId: ctx.actor.userId,
+      organizationId: ctx.actor.organizationId,
+      name: input.name.trim(),
+      prefix: token.slice(0, 10),
+      tokenHash: sha256(token),
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+    })
+    .returning();
+  return { ...presentToken(row!), token };
+}
+
+export async function listApiTokens(ctx: Ctx) {
+  const rows = await ctx.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, ctx.actor.userId), isNull(apiTokens.revokedAt)))
+    .orderBy(asc(apiTokens.id));
+  return rows.filter((t) => !t.expiresAt || t.expiresAt.getTime() > Date.now()).map(presentToken);
+}
+
+export async function revokeApiToken(ctx: Ctx, tokenId: number): Promise<void> {
+  const revoked = await ctx.db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, ctx.actor.userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  if (revoked.length === 0) throw notFound('API token');
+}

@@ -1,0 +1,10 @@
+import type { App } from '../platform/types.js';
+import serviceRoutes from './service/service.routes.js';
+import authRoutes from './auth/auth.routes.js';
+import userRoutes from './users/users.routes.js';
+import organizationRoutes from './organizations/organizations.routes.js';
+import filesRoutes from './files/files.routes.js';
+import reviewRoutes from './reviews/reviews.routes.js';
+
+/** Every domain module's routes, registered in this order by buildApp. */
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes];

@@ -1,0 +1,25 @@
+import type { InferSelectModel } from 'drizzle-orm';
+import type { users } from '../../db/schema/index.js';
+import { iso } from '../../platform/http.js';
+import type { UserDto } from './users.schemas.js';
+
+export type UserRow = InferSelectModel<typeof users>;
+
+import { fileLink } from '../files/files.presenter.js';
+
+export function presentUser(row: UserRow, avatarKey: string | null): UserDto {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    avatar: avatarKey ? fileLink(avatarKey) : null,
+    phoneNumber: row.phoneNumber,
+    messengerLink: row.messengerLink,
+    jobTitle: row.jobTitle,
+    codeHostLink: row.codeHostLink,
+    birthDate: iso(row.birthDate),
+    activeOrganizationId: row.activeOrganizationId,
+    createdAt: iso(row.createdAt)!,
+    updatedAt: iso(row.updatedAt)!,
+  };
+}

@@ -1,0 +1,82 @@
+import type { App } from '../../platform/types.js';
+import type { TSchema } from 'typebox';
+
+import { read, write } from '../../platform/context.js';
+import { receiveFile } from '../files/files.service.js';
+import {
+  BirthDateBody,
+  CodeHostLinkBody,
+  JobTitleBody,
+  MessengerLinkBody,
+  NameBody,
+  PasswordBody,
+  PasswordResult,
+  PhoneBody,
+  UserSchema,
+} from './users.schemas.js';
+import * as users from './users.service.js';
+
+const tags = ['Profile'];
+const ok = { 200: UserSchema };
+
+// Single-property profile changes share one shape: PATCH /user/<property> {<property>} → User.
+const PROPERTIES: Array<{ path: string; summary: string; body: TSchema }> = [
+  { path: 'name', summary: 'Change name', body: NameBody },
+  { path: 'birth-date', summary: 'Change birth date (null clears)', body: BirthDateBody },
+  { path: 'phone-number', summary: 'Change phone number, E.164 (null clears)', body: PhoneBody },
+  { path: 'job-title', summary: 'Change job title (null clears)', body: JobTitleBody },
+  { path: 'messenger-link', summary: 'Change messenger link (null clears)', body: MessengerLinkBody },
+  { path: 'code-host-link', summary: 'Change code-host link (null clears)', body: CodeHostLinkBody },
+];
+
+export default async function userRoutes(app: App): Promise<void> {
+  app.get('/user', { schema: { tags, summary: 'Current user info', response: ok } }, (request) =>
+    read(app, request, (ctx) => users.loadUser(ctx.db, ctx.actor.userId)),
+  );
+
+  app.patch(
+    '/user/clear-personal-data',
+    { schema: { tags, summary: 'Clear personal data (phone, birth date, job title, links, avatar)', response: ok } },
+    (request) => write(app, request, (ctx) => users.clearPersonalData(ctx, app.files)),
+  );
+
+  app.patch(
+    '/user/avatar',
+    {
+      schema: {
+        tags,
+        summary: 'Change avatar (multipart field `file`: PNG, JPEG, GIF or WebP, checked by content)',
+        consumes: ['multipart/form-data'],
+        response: ok,
+      },
+    },
+    async (request) => {
+      const received = await receiveFile(request, app.files, { maxBytes: app.config.imageLimitBytes, imageOnly: true });
+      return write(app, request, (ctx) => users.changeAvatar(ctx, app.files, received));
+    },
+  );
+
+  app.delete('/user/avatar', { schema: { tags, summary: 'Delete avatar', response: ok } }, (request) =>
+    write(app, request, (ctx) => users.deleteAvatar(ctx, app.files)),
+  );
+
+  for (const property of PROPERTIES) {
+    app.patch(`/user/${property.path}`, { schema: { tags, summary: property.summary, body: property.body, response: ok } }, (request) =>
+      write(app, request, (ctx) => users.updateProfile(ctx, request.body as Record<string, unknown>)),
+    );
+  }
+
+  app.patch(
+    '/user/password',
+    {
+      schema: {
+        tags,
+        summary: 'Change password (requires the current one; revokes the other sessions)',
+        body: PasswordBody,
+        response: { 200: PasswordResult },
+      },
+    },
+    (request) => write(app, request, (ctx) => users.changePassword(ctx, request.body, app.config.passwordHashCost)),
+  );
+}
+

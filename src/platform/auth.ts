@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client.js';
+import { AppError } from './errors.js';
+import { API_TOKEN_PREFIX, sha256 } from './crypto.js';
+
+export type OrgRole = 'owner' | 'admin' | 'member';
+
+/** Who is calling: resolved once per request from the credential. */
+export interface Actor {
+  userId: number;
+  organizationId: number;
+  orgRole: OrgRole;
+  sessionId: number | null;
+  tokenId: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** No credential needed (register, login, public pages, health, docs). */
+    public?: boolean;
+  }
+}
+
+/** The credential a request carries, from either accepted header. */
+export function credentialOf(request: FastifyRequest): string | null {
+  const session = request.headers['service-session'];
+  if (typeof session === 'string' && session.trim()) return session.trim();
+  const auth = request.headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+// Sliding expiry and activity are written at most once a minute per credential, not on every request.
+const TOUCH_INTERVAL_MS = 60_000;
+
+interface CredentialRow extends Record<string, unknown> {
+  kind: 'session' | 'token';
+  id: number;
+  user_id: number;
+  organization_id: number | null;
+  last_used_at: Date | string | null;
+  role: OrgRole | null;
+  active: boolean | null;
+  deleted_at: Date | string | null;
+}
+
+async function lookup(db: Db, credential: string): Promise<CredentialRow | undefined> {
+  const hash = sha256(credential);
+  const rows = credential.startsWith(API_TOKEN_PREFIX)
+    ? await queryRows<CredentialRow>(db, sql`
+        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, m.role, m.active, m.deleted_at
+        from api_tokens t
+        left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
+        where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`)
+    : await queryRows<CredentialRow>(db, sql`
+        select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at,
+               m.role, m.active, m.deleted_at
+        from sessions s
+        join users u on u.id = s.user_id
+        left join organization_members m on m.organization_id = u.active_organization_id and m.user_id = s.user_id
+        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()`);
+  return rows[0];
+}
+
+async function touch(db: Db, row: CredentialRow, sessionTtlDays: number): Promise<void> {
+  const table = row.kind === 'session' ? sql`sessions` : sql`api_tokens`;
+  const expiry = row.kind === 'session' ? sql`, expires_at = now() + make_interval(days => ${sessionTtlDays})` : sql``;
+  await db.execute(sql`update ${table} set last_used_at = now() ${expiry} where id = ${row.id}`);
+  await db.execute(sql`
+    insert into user_activity_days (organization_id, user_id, day)
+    values (${row.organization_id}, ${row.user_id}, (now() at time zone 'utc')::date) on conflict do nothing`);
+  await db.execute(sql`
+    update organization_members set last_activity_at = now()
+    where organization_id = ${row.organization_id} and user_id = ${row.user_id}`);
+}
+
+export async function resolveActor(db: Db, credential: string, sessionTtlDays: number): Promise<Actor> {
+  const row = await lookup(db, credential);
+  if (!row) throw new AppError('UNAUTHENTICATED', 'the credential is unknown, expired or revoked');
+  if (!row.organization_id || !row.role || !row.active || row.deleted_at) {
+    // Deactivated or removed members lose access at once, whatever credential they hold.
+    throw new AppError('ACCOUNT_DEACTIVATED', 'the account has no active membership in this organization');
+  }
+  const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+  if (Date.now() - last > TOUCH_INTERVAL_MS) await touch(db, row, sessionTtlDays);
+  return {
+    userId: Number(row.user_id),
+    organizationId: Number(row.organization_id),
+    orgRole: row.role,
+    sessionId: row.kind === 'session' ? Number(row.id) : null,
+    tokenId: row.kind === 'token' ? Number(row.id) : null,
+  };
+}
+
+/** Every route needs a credential unless its config says `public: true`. */
+export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlDays: number): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    // Unknown routes answer 404, not 401: there is nothing to authenticate for.
+    if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    const credential = credentialOf(request);
+    if (!credential) throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
+    request.actor = await resolveActor(db, credential, sessionTtlDays);
+  });
+}
+
+/** The authenticated caller of a non-public route. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('UNAUTHENTICATED', 'a credential is required');
+  return request.actor;
+}

@@ -1,0 +1,174 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { pgCode } from '../db/tx.js';
+
+/**
+ * The error catalogue: every code the service can answer with and its HTTP status.
+ * Codes are stable once published; add new ones, never rename.
+ */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  BAD_REQUEST: 400,
+  DATE_RANGE: 400,
+  STAGE_TASKS_LIMIT: 400,
+  STAGE_NOT_EMPTY: 400,
+  GROUP_NOT_EMPTY: 400,
+  LAST_SPACE_ADMIN: 400,
+  LINK_DISABLED: 400,
+  NO_FREE_SEATS: 400,
+  OWNER_PROTECTED: 400,
+  TEST_REQUIRED: 400,
+  INVALID_FILE: 400,
+  REFERENCE_NOT_FOUND: 400,
+  CONSTRAINT_VIOLATION: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  ACCOUNT_DEACTIVATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  EMAIL_TAKEN: 409,
+  STALE_VERSION: 409,
+  INDEXING_RUNNING: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.status = ERROR_CODES[code];
+  }
+}
+
+export const notFound = (what = 'resource') => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'your role does not allow this action') => new AppError('FORBIDDEN', message);
+export const badRequest = (code: ErrorCode, message: string) => new AppError(code, message);
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  code: string;
+  errors?: FieldError[];
+  requestId: string;
+}
+
+function problem(request: FastifyRequest, status: number, code: string, detail?: string, errors?: FieldError[]): Problem {
+  const body: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, code, requestId: String(request.id) };
+  if (detail !== undefined) body.detail = detail;
+  if (errors?.length) body.errors = errors;
+  return body;
+}
+
+export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
+  return reply.code(body.status).type('application/problem+json; charset=utf-8').send(body);
+}
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function validationErrors(issues: AjvIssue[], context: string | undefined): FieldError[] {
+  return issues.map((issue) => {
+    let p = issue.instancePath ?? '';
+    // Ajv names a missing property in params, not in the path.
+    if (issue.params && typeof issue.params.missingProperty === 'string') p += `/${issue.params.missingProperty}`;
+    if (issue.params && typeof issue.params.additionalProperty === 'string') p += `/${issue.params.additionalProperty}`;
+    const prefix = context && context !== 'body' ? `/${context}` : '';
+    return { path: `${prefix}${p}` || '/', message: issue.message ?? 'is invalid' };
+  });
+}
+
+/** Maps a database error (by SQLSTATE, never by message) to the catalogue. */
+function fromDatabase(error: unknown): AppError | null {
+  const code = pgCode(error);
+  if (!code) return null;
+  switch (code) {
+    case '23505':
+      return new AppError('CONFLICT', 'a resource with these values already exists');
+    case '23503':
+      return new AppError('REFERENCE_NOT_FOUND', 'a referenced resource does not exist');
+    case '23514':
+    case '23502':
+      return new AppError('CONSTRAINT_VIOLATION', 'the values break a rule of the resource');
+    case '22P02':
+    case '22003':
+    case '22007':
+    case '22008':
+    case '22001':
+      return new AppError('BAD_REQUEST', 'a value is out of range or malformed');
+    default:
+      return null;
+  }
+}
+
+/** Every error Fastify or the code raises leaves as one RFC 9457 problem document. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    sendProblem(reply, problem(request, 404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    if (error instanceof AppError) {
+      return sendProblem(reply, problem(request, error.status, error.code, error.message, error.errors));
+    }
+    if (error.validation) {
+      const errors = validationErrors(error.validation as AjvIssue[], error.validationContext);
+      const first = errors[0];
+      return sendProblem(
+        reply,
+        problem(request, 400, 'VALIDATION_FAILED', first ? `${first.path} ${first.message}` : 'invalid request', errors),
+      );
+    }
+    const db = fromDatabase(error);
+    if (db) return sendProblem(reply, problem(request, db.status, db.code, db.message));
+
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendProblem(reply, problem(request, 400, 'INVALID_JSON', 'the body is not valid JSON'));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+      case 'FST_FILES_LIMIT':
+      case 'FST_PARTS_LIMIT':
+      case 'FST_FIELDS_LIMIT':
+        return sendProblem(reply, problem(request, 413, 'PAYLOAD_TOO_LARGE', 'the body or a file is too large'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+        return sendProblem(reply, problem(request, 415, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported content type'));
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendProblem(reply, problem(request, 400, 'BAD_REQUEST', 'content length does not match the body'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return sendProblem(reply, problem(request, 429, 'RATE_LIMITED', 'too many requests, retry later'));
+    }
+    if (status >= 400 && status < 500) {
+      return sendProblem(reply, problem(request, status, status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', error.message));
+    }
+    // The stack goes to the log only; the client gets the request id to quote.
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, problem(request, 500, 'INTERNAL'));
+  });
+}

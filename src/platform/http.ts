@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+
+/** Query parameters every list takes. Defaults follow routes.md: 50/500, task lists 1000/10000. */
+export const Paging = (defaultLimit = 50, maxLimit = 500) =>
+  Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `page size (default ${defaultLimit}, max ${maxLimit})` })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  });
+export type PagingQuery = Static<ReturnType<typeof Paging>>;
+
+export function pageOf(query: { limit?: number; offset?: number }, defaultLimit = 50): { limit: number; offset: number } {
+  return { limit: query.limit ?? defaultLimit, offset: query.offset ?? 0 };
+}
+
+/** Sets X-Total-Count and, when more exists, a Link rel="next" header, so a cut list is never silent. */
+export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, total: number, page: { limit: number; offset: number }): void {
+  reply.header('x-total-count', String(total));
+  const next = page.offset + page.limit;
+  if (next < total) {
+    const url = new URL(request.url, 'http://x');
+    url.searchParams.set('offset', String(next));
+    url.searchParams.set('limit', String(page.limit));
+    reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+  }
+}
+
+/** ISO 8601 with milliseconds, or null. */
+export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+export const isoDate = (d: Date | string | null | undefined): string | null =>
+  d == null ? null : typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : new Date(d).toISOString().slice(0, 10);

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, queryRows, type Database } from '../db/client.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface TestUser {
+  id: number;
+  email: string;
+  name: string;
+  session: string;
+  organizationId: number;
+  headers: Record<string, string>;
+}
+
+export interface Requester {
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  delete(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  patch(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  request(method: Method, url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+}
+
+export interface TestKit {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Captured log lines (JSON strings) of this file's app. */
+  logs: string[];
+  /** A requester with the user's session (or with no credential for `null`). */
+  as(user: TestUser | null): Requester;
+  /** A new user with a new organization (the user its owner), registered through the API. */
+  org(overrides?: { name?: string; email?: string; password?: string }): Promise<TestUser>;
+  /** A new user added to `owner`'s organization with the given role (and switched to it). */
+  member(owner: TestUser, role?: 'admin' | 'member'): Promise<TestUser>;
+  /** Runs raw SQL for assertions and setup shortcuts. */
+  sql<T extends Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]>;
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+function requester(app: FastifyInstance, headers: Record<string, string>): Requester {
+  const request = (method: Method, url: string, body?: unknown, extra: Record<string, string> = {}) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...headers, ...extra },
+      ...(body === undefined ? {} : typeof body === 'string' || Buffer.isBuffer(body) ? { payload: body } : { payload: body as object }),
+    });
+  return {
+    request,
+    get: (url, h) => request('GET', url, undefined, h),
+    delete: (url, body) => request('DELETE', url, body),
+    post: (url, body) => request('POST', url, body),
+    patch: (url, body) => request('PATCH', url, body),
+    put: (url, body) => request('PUT', url, body),
+  };
+}
+
+/**
+ * One app and one database per test file (a migrated PGlite image, or the shared PostgreSQL schema);
+ * each test mints its own organizations, so tests never share state.
+ */
+export function useTestApp(overrides: Partial<Config> = {}): TestKit {
+  const logs: string[] = [];
+  const kit = { logs } as TestKit;
+
+  beforeAll(async () => {
+    const tmpDir = inject('tmpDir');
+    const image = inject('pgliteImage');
+    const databaseUrl = process.env.DATABASE_URL || null;
+    const config = loadConfig(
+      { NODE_ENV: 'test' },
+      {
+        databaseUrl,
+        dataDir: 'memory://',
+        databasePoolSize: 4,
+        filesDir: path.join(tmpDir, `files-${randomUUID()}`),
+        passwordHashCost: 10,
+        authRateLimitPerMinute: 10_000,
+        apiRateLimitPerMinute: 1_000_000,
+        logLevel: 'info',
+        skipMigrations: true,
+        ...overrides,
+      },
+    );
+    const database = await openDatabase(config, image && !databaseUrl ? { loadDataDir: new Blob([readFileSync(image)]) } : {});
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const app = await buildApp(config, { database, logStream });
+    Object.assign(kit, { app, database, config });
+  });
+
+  afterAll(async () => {
+    await kit.app?.close();
+    await kit.database?.close();
+  });
+
+  kit.as = (user) => requester(kit.app, user ? user.headers : {});
+  kit.sql = (query) => queryRows(kit.database.db, query);
+
+  kit.org = async (o = {}) => {
+    const email = o.email ?? `u-${randomUUID()}@example.test`;
+    const name = o.name ?? 'Test User';
+    const res = await requester(kit.app, {}).post('/auth/register', { email, password: o.password ?? PASSWORD, name });
+    if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+    const body = res.json() as { session: string; user: { id: number }; organization: { id: number } };
+    return {
+      id: body.user.id,
+      email,
+      name,
+      session: body.session,
+      organizationId: body.organization.id,
+      headers: { 'service-session': body.session },
+    };
+  };
+
+  kit.member = async (owner, role = 'member') => {
+    const user = await kit.org({ name: `Member ${role}` });
+    // Setup shortcut: organization membership by invitation is tested in its own module.
+    await kit.sql(sql`insert into organization_members (organization_id, user_id, role) values (${owner.organizationId}, ${user.id}, ${role})`);
+    await kit.sql(sql`update users set active_organization_id = ${owner.organizationId} where id = ${user.id}`);
+    return { ...user, organizationId: owner.organizationId };
+  };
+
+  return kit;
+}
+
+/**
+ * A digest of every row that belongs to the given organizations (every table with organization_id)
+ * and of the given users, so a test can prove that a refused request changed nothing. Columns that
+ * authentication itself touches (last use, activity) are left out.
+ */
+export async function fingerprint(kit: TestKit, organizationIds: number[], userIds: number[] = []): Promise<string> {
+  const tables = await kit.sql<{ table_name: string }>(sql`
+    select table_name from information_schema.columns
+    where table_schema = 'public' and column_name = 'organization_id' and table_name <> 'user_activity_days'
+    order by table_name`);
+  const parts: string[] = [];
+  const orgs = `{${organizationIds.join(',')}}`;
+  for (const { table_name } of tables) {
+    const [row] = await kit.sql<{ digest: string | null; n: number }>(sql`
+      select md5(coalesce(string_agg(j, ',' order by j), '')) as digest, count(*)::int as n from (
+        select (to_jsonb(t) - 'last_used_at' - 'last_activity_at')::text as j
+        from ${sql.identifier(table_name)} t where organization_id = any(${orgs}::bigint[])) x`);
+    parts.push(`${table_name}:${row?.n}:${row?.digest}`);
+  }
+  if (userIds.length) {
+    const [row] = await kit.sql<{ digest: string | null }>(sql`
+      select md5(coalesce(string_agg(to_jsonb(u)::text, ',' order by u.id), '')) as digest
+      from users u where id = any(${`{${userIds.join(',')}}`}::bigint[])`);
+    parts.push(`users:${row?.digest}`);
+  }
+  return parts.join('|');
+}
+
+/** Asserts an RFC 9457 problem document with the given status (and code, if given). */
+export function expectProblem(res: LightMyRequestResponse, status: number, code?: string): Record<string, unknown> {
+  const body = res.json() as Record<string, unknown>;
+  const problem = { status: res.statusCode, type: res.headers['content-type'], bodyStatus: body.status, code: body.code, hasRequestId: typeof body.requestId === 'string' };
+  const expected = {
+    status,
+    type: 'application/problem+json; charset=utf-8',
+    bodyStatus: status,
+    code: code ?? body.code,
+    hasRequestId: true,
+  };
+  if (JSON.stringify(problem) !== JSON.stringify(expected)) {
+    throw new Error(`expected problem ${status}${code ? ` ${code}` : ''}, got ${res.statusCode}: ${res.body}`);
+  }
+  return body;
+}
