@@ -65,7 +65,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
 export { sql };
 
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). */
-export async function queryRows<T extends Record<string, unknown>>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+export async function queryRows<T extends object>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -5,6 +5,8 @@ import userRoutes from './users/users.routes.js';
 import organizationRoutes from './organizations/organizations.routes.js';
 import filesRoutes from './files/files.routes.js';
 import reviewRoutes from './reviews/reviews.routes.js';
+import spaceRoutes from './spaces/spaces.routes.js';
+import projectRoutes from './projects/projects.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes];

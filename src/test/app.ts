@@ -42,7 +42,7 @@ export interface TestKit {
   /** A new user added to `owner`'s organization with the given role (and switched to it). */
   member(owner: TestUser, role?: 'admin' | 'member'): Promise<TestUser>;
   /** Runs raw SQL for assertions and setup shortcuts. */
-  sql<T extends Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]>;
+  sql<T extends object>(query: ReturnType<typeof sql>): Promise<T[]>;
 }
 
 export const PASSWORD = 'correct horse battery staple';

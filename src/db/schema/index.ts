@@ -4,3 +4,5 @@ export * from './sessions.js';
 export * from './files.js';
 export * from './reviews.js';
 export * from './spaces.js';
+export * from './projects.js';
+export * from './tasks.js';

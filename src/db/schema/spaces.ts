@@ -57,3 +57,40 @@ export const spaceUserSettings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.userId] }), index('space_user_settings_user_idx').on(t.userId)],
 );
+
+// The caller's sidebar folders of spaces.
+export const spaceGroups = pgTable(
+  'space_groups',
+  {
+    id: id(),
+    organizationId: ref('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    order: integer('order').notNull().default(0),
+    collapsed: boolean('collapsed').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('space_groups_user_idx').on(t.userId, t.organizationId)],
+);
+
+// One invite link per space: regenerating replaces its token.
+export const inviteLinks = pgTable(
+  'invite_links',
+  {
+    id: id(),
+    organizationId: ref('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    spaceId: ref('space_id').notNull().references(() => spaces.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    role: text('role', { enum: SPACE_ROLES }).notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdById: ref('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('invite_links_space_key').on(t.spaceId),
+    uniqueIndex('invite_links_token_key').on(t.token),
+    check('invite_links_role_check', sql`${t.role} in ('editor','member','reader')`),
+  ],
+);

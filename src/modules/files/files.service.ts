@@ -49,6 +49,19 @@ export async function receiveFiles(
   return received;
 }
 
+/**
+ * Runs the use case that records a received upload. If it fails, even before recordFile (a refused
+ * role, a missing row), the blob is deleted: nothing refers to it.
+ */
+export async function withUpload<T>(store: FileStore, received: ReceivedFile, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    await store.remove(received.key).catch(() => {});
+    throw error;
+  }
+}
+
 function safeName(filename: string | undefined): string {
   return (filename || 'file').replace(/[\u0000-\u001f/\\]/g, '_').slice(0, 255);
 }

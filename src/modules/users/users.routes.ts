@@ -2,7 +2,8 @@ import type { App } from '../../platform/types.js';
 import type { TSchema } from 'typebox';
 
 import { read, write } from '../../platform/context.js';
-import { receiveFile } from '../files/files.service.js';
+import { upload } from '../../platform/openapi.js';
+import { receiveFile, withUpload } from '../files/files.service.js';
 import {
   BirthDateBody,
   CodeHostLinkBody,
@@ -20,13 +21,13 @@ const tags = ['Profile'];
 const ok = { 200: UserSchema };
 
 // Single-property profile changes share one shape: PATCH /user/<property> {<property>} → User.
-const PROPERTIES: Array<{ path: string; summary: string; body: TSchema }> = [
-  { path: 'name', summary: 'Change name', body: NameBody },
-  { path: 'birth-date', summary: 'Change birth date (null clears)', body: BirthDateBody },
-  { path: 'phone-number', summary: 'Change phone number, E.164 (null clears)', body: PhoneBody },
-  { path: 'job-title', summary: 'Change job title (null clears)', body: JobTitleBody },
-  { path: 'messenger-link', summary: 'Change messenger link (null clears)', body: MessengerLinkBody },
-  { path: 'code-host-link', summary: 'Change code-host link (null clears)', body: CodeHostLinkBody },
+const PROPERTIES: Array<{ path: string; field: users.ProfileField; summary: string; body: TSchema }> = [
+  { path: 'name', field: 'name', summary: 'Change name', body: NameBody },
+  { path: 'birth-date', field: 'birthDate', summary: 'Change birth date (null clears)', body: BirthDateBody },
+  { path: 'phone-number', field: 'phoneNumber', summary: 'Change phone number, E.164 (null clears)', body: PhoneBody },
+  { path: 'job-title', field: 'jobTitle', summary: 'Change job title (null clears)', body: JobTitleBody },
+  { path: 'messenger-link', field: 'messengerLink', summary: 'Change messenger link (null clears)', body: MessengerLinkBody },
+  { path: 'code-host-link', field: 'codeHostLink', summary: 'Change code-host link (null clears)', body: CodeHostLinkBody },
 ];
 
 export default async function userRoutes(app: App): Promise<void> {
@@ -46,13 +47,13 @@ export default async function userRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Change avatar (multipart field `file`: PNG, JPEG, GIF or WebP, checked by content)',
-        consumes: ['multipart/form-data'],
+        ...upload('file'),
         response: ok,
       },
     },
     async (request) => {
       const received = await receiveFile(request, app.files, { maxBytes: app.config.imageLimitBytes, imageOnly: true });
-      return write(app, request, (ctx) => users.changeAvatar(ctx, app.files, received));
+      return withUpload(app.files, received, () => write(app, request, (ctx) => users.changeAvatar(ctx, app.files, received)));
     },
   );
 
@@ -60,9 +61,9 @@ export default async function userRoutes(app: App): Promise<void> {
     write(app, request, (ctx) => users.deleteAvatar(ctx, app.files)),
   );
 
-  for (const property of PROPERTIES) {
-    app.patch(`/user/${property.path}`, { schema: { tags, summary: property.summary, body: property.body, response: ok } }, (request) =>
-      write(app, request, (ctx) => users.updateProfile(ctx, request.body as Record<string, unknown>)),
+  for (const { path, field, summary, body } of PROPERTIES) {
+    app.patch(`/user/${path}`, { schema: { tags, summary, body, response: ok } }, (request) =>
+      write(app, request, (ctx) => users.updateProfile(ctx, field, (request.body as Record<string, string | null>)[field] ?? null)),
     );
   }
 
@@ -76,7 +77,9 @@ export default async function userRoutes(app: App): Promise<void> {
         response: { 200: PasswordResult },
       },
     },
-    (request) => write(app, request, (ctx) => users.changePassword(ctx, request.body, app.config.passwordHashCost)),
+    async (request) => {
+      const prepared = await read(app, request, (ctx) => users.preparePasswordChange(ctx, request.body, app.config.passwordHashCost));
+      return write(app, request, (ctx) => users.changePassword(ctx, prepared));
+    },
   );
 }
-

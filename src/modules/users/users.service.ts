@@ -24,14 +24,15 @@ export async function loadUser(db: Queryable, userId: number): Promise<UserDto> 
   return presentUser(row.user, row.avatarKey);
 }
 
-type ProfileField = 'name' | 'birthDate' | 'phoneNumber' | 'jobTitle' | 'messengerLink' | 'codeHostLink';
+export type ProfileField = 'name' | 'birthDate' | 'phoneNumber' | 'jobTitle' | 'messengerLink' | 'codeHostLink';
 
-export async function updateProfile(ctx: Ctx, changes: Partial<Record<ProfileField, unknown>>): Promise<UserDto> {
-  const values: Record<string, unknown> = { updatedAt: new Date() };
-  for (const [key, value] of Object.entries(changes)) {
-    values[key] = key === 'birthDate' && value !== null ? new Date(value as string) : key === 'name' ? String(value).trim() : value;
-  }
-  await ctx.db.update(users).set(values).where(eq(users.id, ctx.actor.userId));
+/** Changes one profile property; the field is named by the route, never taken from the body's keys. */
+export async function updateProfile(ctx: Ctx, field: ProfileField, value: string | null): Promise<UserDto> {
+  const stored = field === 'birthDate' ? (value === null ? null : new Date(value)) : field === 'name' ? String(value).trim() : value;
+  await ctx.db
+    .update(users)
+    .set({ [field]: stored, updatedAt: new Date() })
+    .where(eq(users.id, ctx.actor.userId));
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
@@ -67,18 +68,36 @@ export async function deleteAvatar(ctx: Ctx, store: FileStore): Promise<UserDto>
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
-/** Requires the current password; revokes every other session (a stolen one stops working). */
-export async function changePassword(
+export interface PreparedPasswordChange {
+  previousHash: string;
+  newHash: string;
+}
+
+/**
+ * Checks the current password and hashes the new one before any transaction opens: a slow KDF must
+ * not hold a connection or a row lock (PGlite has a single connection).
+ */
+export async function preparePasswordChange(
   ctx: Ctx,
   input: { currentPassword: string; newPassword: string },
   hashCost: number,
-): Promise<{ revokedSessions: number }> {
-  const [user] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ctx.actor.userId)).for('update');
+): Promise<PreparedPasswordChange> {
+  const [user] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ctx.actor.userId));
   if (!user || !(await verifyPassword(input.currentPassword, user.hash))) {
-    throw new AppError('VALIDATION_FAILED', 'the current password is wrong', [{ path: '/currentPassword', message: 'is wrong' }]);
+    throw new AppError('WRONG_PASSWORD', 'the current password is wrong', [{ path: '/currentPassword', message: 'is wrong' }]);
   }
-  const hash = await hashPassword(input.newPassword, hashCost);
-  await ctx.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, ctx.actor.userId));
+  return { previousHash: user.hash, newHash: await hashPassword(input.newPassword, hashCost) };
+}
+
+/** Stores the new password and revokes every other session (a stolen one stops working). */
+export async function changePassword(ctx: Ctx, prepared: PreparedPasswordChange): Promise<{ revokedSessions: number }> {
+  // Compare-and-set: a concurrent change in between means the checked password is no longer current.
+  const updated = await ctx.db
+    .update(users)
+    .set({ passwordHash: prepared.newHash, updatedAt: new Date() })
+    .where(and(eq(users.id, ctx.actor.userId), eq(users.passwordHash, prepared.previousHash)))
+    .returning({ id: users.id });
+  if (updated.length === 0) throw new AppError('CONFLICT', 'the password was changed meanwhile; try again');
   const keep = ctx.actor.sessionId ?? 0;
   const revoked = await ctx.db
     .update(sessions)
