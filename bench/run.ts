@@ -1,0 +1,110 @@
+/**
+ * `npm run bench [-- --db pglite|postgres|both] [--duration 10] [--warmup 3]`
+ *
+ * Starts the service itself (production mode, logs at warn), seeds through the HTTP API an
+ * organization with a space, a project of 4 columns and 1,000 tasks (assignee, label, subtask and a
+ * message each), then measures the workloads users feel against W0, the ceiling of the same app:
+ *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
+ *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position.
+ * Prints a markdown table and writes bench/results/<timestamp>.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { parseArgs } from 'node:util';
+import { startServer, type RunningServer } from './server.js';
+import { seedBoard, type Board } from './seed.js';
+import { runWorkload, type WorkloadResult } from './workloads.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    tasks: { type: 'string', default: '1000' },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+
+const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const taskCount = Number(values.tasks);
+const modes = values.db === 'both' ? ['pglite', 'postgres'] : [values.db!];
+const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/workboard_bench';
+
+/** A clean database for the PostgreSQL run: the bench database is created if missing and emptied. */
+async function freshPostgres(url: string): Promise<void> {
+  const target = new URL(url);
+  const dbName = target.pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [dbName]);
+  if (exists.rowCount === 0) await client.query(`create database ${pg.escapeIdentifier(dbName)}`);
+  await client.end();
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query('drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;');
+  await db.end();
+}
+
+interface ModeResult {
+  db: string;
+  seedSeconds: number;
+  seedNotes: string[];
+  results: WorkloadResult[];
+}
+
+async function benchMode(mode: string): Promise<ModeResult> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-bench-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files') };
+  if (mode === 'postgres') {
+    await freshPostgres(pgUrl);
+    env.DATABASE_URL = pgUrl;
+  }
+  let server: RunningServer | null = null;
+  try {
+    server = await startServer(env, { cpuProf: values['cpu-prof'] ? path.join('bench', 'results', `${mode}-${Date.now()}`) : null });
+    const started = performance.now();
+    const board: Board = await seedBoard(server.url, taskCount);
+    const seedSeconds = (performance.now() - started) / 1000;
+    console.error(`[${mode}] seeded ${board.taskIds.length} tasks in ${seedSeconds.toFixed(1)} s ${board.notes.join('; ')}`);
+    const results: WorkloadResult[] = [];
+    for (const name of ['W0', 'W1', 'W1x1', 'W2', 'W3', 'W4'] as const) {
+      const r = await runWorkload(name, server, board, { duration, warmup });
+      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+      results.push(r);
+    }
+    return { db: mode, seedSeconds, seedNotes: board.notes, results };
+  } finally {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function table(all: ModeResult[]): string {
+  const lines = [
+    '| db | workload | conns | req/s | × W0 | p50 ms | p99 ms | errors (non-2xx) | server CPU % | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const m of all) {
+    const w0 = m.results.find((r) => r.name === 'W0')!.rps;
+    for (const r of m.results) {
+      lines.push(
+        `| ${m.db} | ${r.name} ${r.label} | ${r.connections} | ${r.rps.toFixed(0)} | ${(r.rps / w0).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPercent.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+const all: ModeResult[] = [];
+for (const mode of modes) all.push(await benchMode(mode));
+const out = table(all);
+console.log(out);
+mkdirSync(path.join('bench', 'results'), { recursive: true });
+const file = path.join('bench', 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), duration, warmup, taskCount, modes: all }, null, 2));
+console.log(`\nresults: ${file}`);

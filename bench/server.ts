@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** CPU seconds (user + system) the server process has used so far. */
+  cpuSeconds(): number;
+  /** Resident memory now, MiB. */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** Starts `src/server.ts` in production mode as its own process, so its CPU and memory can be read from /proc. */
+export async function startServer(env: Record<string, string>, options: { cpuProf: string | null }): Promise<RunningServer> {
+  const port = await freePort();
+  const args = ['--import', 'tsx'];
+  if (options.cpuProf) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
+  args.push('src/server.ts');
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // The benchmark drives one account at full speed; the per-credential limit would measure itself.
+      API_RATE_LIMIT_PER_MINUTE: '100000000',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited during start');
+    try {
+      if ((await fetch(`${url}/ready`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become ready');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    cpuSeconds() {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    },
+    rssMiB() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : 0;
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}

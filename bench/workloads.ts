@@ -1,0 +1,95 @@
+import autocannon from 'autocannon';
+import type { RunningServer } from './server.js';
+import type { Board } from './seed.js';
+
+export interface WorkloadResult {
+  name: string;
+  label: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  cpuPercent: number;
+  peakRssMiB: number;
+}
+
+type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W3' | 'W4';
+
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+function definition(name: Name, board: Board): { label: string; connections: number; request: autocannon.Request } {
+  const headers = { 'service-session': board.session, 'content-type': 'application/json' };
+  switch (name) {
+    case 'W0':
+      return { label: 'GET /health (ceiling)', connections: 32, request: { method: 'GET', path: '/health' } };
+    case 'W1':
+    case 'W1x1':
+      return {
+        label: 'POST /tasks',
+        connections: name === 'W1' ? 32 : 1,
+        request: {
+          method: 'POST',
+          path: '/tasks',
+          headers,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: 'Bench task', stageId: board.stageIds[0], order: 0 }) }),
+        },
+      };
+    case 'W2':
+      return {
+        label: 'GET /tasks/{id}',
+        connections: 32,
+        request: { method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}` }) },
+      };
+    case 'W3':
+      return { label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks)`, connections: 1, request: { method: 'GET', path: `/projects/${board.projectId}/tasks`, headers } };
+    case 'W4':
+      return {
+        label: 'POST /tasks/move',
+        connections: 32,
+        request: {
+          method: 'POST',
+          path: '/tasks/move',
+          headers,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ taskIds: [pick(board.taskIds)], stageId: pick(board.stageIds.slice(1)), order: Math.floor(Math.random() * 300) }),
+          }),
+        },
+      };
+  }
+}
+
+function fire(url: string, connections: number, duration: number, request: autocannon.Request): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, requests: [request] }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/** Warm-up, then a measured run; CPU and peak RSS are read from the server process meanwhile. */
+export async function runWorkload(name: Name, server: RunningServer, board: Board, t: { duration: number; warmup: number }): Promise<WorkloadResult> {
+  const def = definition(name, board);
+  if (t.warmup > 0) await fire(server.url, def.connections, t.warmup, def.request);
+  let peak = server.rssMiB();
+  const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
+  const cpuBefore = server.cpuSeconds();
+  const started = performance.now();
+  const result = await fire(server.url, def.connections, t.duration, def.request);
+  const elapsed = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const cpu = server.cpuSeconds() - cpuBefore;
+  return {
+    name,
+    label: def.label,
+    connections: def.connections,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    // Any answer that is not 2xx counts as an error, as do transport errors and timeouts.
+    errors: result.non2xx + result.errors + result.timeouts,
+    cpuPercent: (cpu / elapsed) * 100,
+    peakRssMiB: peak,
+  };
+}
