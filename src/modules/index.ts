@@ -1,4 +1,7 @@
 import type { App } from '../platform/types.js';
+import docsRoutes from './docs/docs.routes.js';
+import projectDocsRoutes from './project-docs/project-docs.routes.js';
+import partnerRoutes from './partners/partners.routes.js';
 import serviceRoutes from './service/service.routes.js';
 import authRoutes from './auth/auth.routes.js';
 import userRoutes from './users/users.routes.js';
@@ -7,6 +10,10 @@ import filesRoutes from './files/files.routes.js';
 import reviewRoutes from './reviews/reviews.routes.js';
 import spaceRoutes from './spaces/spaces.routes.js';
 import projectRoutes from './projects/projects.routes.js';
+import reglamentRoutes from './reglaments/reglaments.routes.js';
+import stageRoutes from './stages/stages.routes.js';
+import { taskRoutes } from './tasks/index.js';
+import labelRoutes from './labels/labels.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, stageRoutes, taskRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes];

@@ -18,9 +18,11 @@ export const ERROR_CODES = {
   LINK_DISABLED: 400,
   NO_FREE_SEATS: 400,
   OWNER_PROTECTED: 400,
+  MEMBER_DEACTIVATED: 400,
   TEST_REQUIRED: 400,
   INVALID_FILE: 400,
   WRONG_PASSWORD: 400,
+  MALFORMED_MULTIPART: 400,
   REFERENCE_NOT_FOUND: 400,
   CONSTRAINT_VIOLATION: 400,
   UNAUTHENTICATED: 401,
@@ -86,12 +88,25 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
 
 interface AjvIssue {
   instancePath?: string;
+  keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
+/**
+ * A nullable field that fails reports three issues: the real one, "must be null" from the null
+ * branch, and "must match a schema in anyOf". The client needs only the first; the other two are
+ * dropped when a more specific issue names the same place.
+ */
+function withoutUnionNoise(issues: AjvIssue[]): AjvIssue[] {
+  const isNoise = (i: AjvIssue) => i.keyword === 'anyOf' || (i.keyword === 'type' && i.params?.type === 'null');
+  const specific = new Set(issues.filter((i) => !isNoise(i)).map((i) => i.instancePath ?? ''));
+  const kept = issues.filter((i) => !isNoise(i) || !specific.has(i.instancePath ?? ''));
+  return kept.length ? kept : issues;
+}
+
 function validationErrors(issues: AjvIssue[], context: string | undefined): FieldError[] {
-  return issues.map((issue) => {
+  return withoutUnionNoise(issues).map((issue) => {
     let p = issue.instancePath ?? '';
     // Ajv names a missing property in params, not in the path.
     if (issue.params && typeof issue.params.missingProperty === 'string') p += `/${issue.params.missingProperty}`;

@@ -153,6 +153,11 @@ export async function fingerprint(kit: TestKit, organizationIds: number[], userI
         from ${sql.identifier(table_name)} t where organization_id = any(${orgs}::bigint[])) x`);
     parts.push(`${table_name}:${row?.n}:${row?.digest}`);
   }
+  // The organization row itself has no organization_id column, yet a refused rename must not touch it.
+  const [org] = await kit.sql<{ digest: string | null }>(sql`
+    select md5(coalesce(string_agg(to_jsonb(o)::text, ',' order by o.id), '')) as digest
+    from organizations o where id = any(${orgs}::bigint[])`);
+  parts.push(`organizations:${org?.digest}`);
   if (userIds.length) {
     const [row] = await kit.sql<{ digest: string | null }>(sql`
       select md5(coalesce(string_agg(to_jsonb(u)::text, ',' order by u.id), '')) as digest

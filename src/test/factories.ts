@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { TestKit, TestUser } from './app.js';
 
 type SpaceRole = 'admin' | 'editor' | 'member' | 'reader';
@@ -26,10 +25,11 @@ export function factories(kit: TestKit) {
       };
       return body.task;
     },
-    /** A new organization member (org role `member`) added to the space with the given role. */
+    /** A new organization member (org role `member`) added to the space with the given role, through the share API (`owner` must be a space admin). */
     async spaceMember(owner: TestUser, spaceId: number, role: SpaceRole): Promise<TestUser> {
       const user = await kit.member(owner, 'member');
-      await kit.sql(sql`insert into space_members (organization_id, space_id, user_id, role) values (${owner.organizationId}, ${spaceId}, ${user.id}, ${role})`);
+      const res = await kit.as(owner).post(`/spaces/${spaceId}/members`, { userIds: [user.id], role });
+      if (res.statusCode !== 201) throw new Error(`sharing the space failed: ${res.statusCode} ${res.body}`);
       return user;
     },
     /** An owner with a space, a project and `columns` columns, ready for tasks. */

@@ -6,3 +6,8 @@ export * from './reviews.js';
 export * from './spaces.js';
 export * from './projects.js';
 export * from './tasks.js';
+export * from './reglaments.js';
+export * from './docs.js';
+export * from './partners.js';
+export * from './timers.js';
+export * from './tables.js';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from './columns.js';
+import { files } from './files.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
 
@@ -16,7 +17,7 @@ export const spaces = pgTable(
     icon: text('icon'),
     iconColor: text('icon_color'),
     background: text('background'),
-    customBackgroundFileId: ref('custom_background_file_id'),
+    customBackgroundFileId: ref('custom_background_file_id').references(() => files.id, { onDelete: 'set null' }),
     archivedAt: ts('archived_at'),
     introReglamentId: ref('intro_reglament_id'),
     creatorId: ref('creator_id').references(() => users.id, { onDelete: 'set null' }),
@@ -53,7 +54,8 @@ export const spaceUserSettings = pgTable(
     userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     order: integer('order').notNull().default(0),
     favorite: boolean('favorite').notNull().default(false),
-    spaceGroupId: ref('space_group_id'),
+    // A deleted folder leaves its spaces ungrouped (the service also renumbers them).
+    spaceGroupId: ref('space_group_id').references((): AnyPgColumn => spaceGroups.id, { onDelete: 'set null' }),
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.userId] }), index('space_user_settings_user_idx').on(t.userId)],
 );

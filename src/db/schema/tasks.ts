@@ -39,6 +39,14 @@ export const tasks = pgTable(
     index('tasks_org_idx').on(t.organizationId, t.createdAt),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_date_end_idx').on(t.organizationId, t.dateEnd),
+    // Task-list filters: statuses per project, the archive list, closed tasks by when they closed.
+    index('tasks_project_status_idx').on(t.projectId, t.status),
+    index('tasks_archived_idx').on(t.projectId, t.archivedAt).where(sql`${t.archivedAt} is not null`),
+    index('tasks_status_changed_idx').on(t.organizationId, t.dateStatusChanged),
+    // Full-text search (GET /tasks/search) over name and description; the query repeats this exact
+    // expression (tasks/search/search.vectors.ts). 'simple': no language is assumed; left(): a
+    // tsvector holds at most 1 MB, and a 1 MiB description must never fail its insert.
+    index('tasks_search_idx').using('gin', sql`to_tsvector('simple'::regconfig, left(coalesce(${t.name}, '') || ' ' || coalesce(${t.description}, ''), 100000))`),
     check('tasks_status_check', sql`${t.status} between 0 and 3`),
     check('tasks_importance_check', sql`${t.importance} between -1 and 3`),
   ],
@@ -192,7 +200,11 @@ export const taskMessages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('task_messages_task_idx').on(t.taskId, t.id)],
+  (t) => [
+    index('task_messages_task_idx').on(t.taskId, t.id),
+    // Full-text search over chat texts (GET /tasks/search); same expression as in the query.
+    index('task_messages_search_idx').using('gin', sql`to_tsvector('simple'::regconfig, left(${t.text}, 100000))`),
+  ],
 );
 
 export const timeRecords = pgTable(

@@ -6,4 +6,10 @@ import type { Queryable } from '../../db/client.js';
  */
 export const joinHooks: {
   joinByInvite?: (db: Queryable, userId: number, token: string) => Promise<{ organizationId: number }>;
+  /**
+   * Credits a partner link with the registration, in its transaction. organizationId is the
+   * organization the registration created, null when the user joined one by invitation. An unknown
+   * code is ignored: a stale link must never block signing up.
+   */
+  attributeReferral?: (db: Queryable, userId: number, organizationId: number | null, code: string) => Promise<void>;
 } = {};

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/types.js';
 import { Type } from 'typebox';
 import { read, write } from '../../platform/context.js';
@@ -23,11 +24,20 @@ export default async function authRoutes(app: App): Promise<void> {
   };
   // Two limits on credential guessing: per client IP (before the body is read) and per account.
   const perIp = app.rateLimit({ max: config.authRateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r) => `auth-ip:${r.ip}` });
-  const perAccount = app.rateLimit({
+  // A second limiter made with app.rateLimit() would be skipped (the plugin marks a request as
+  // limited once), so the per-account one is checked by hand.
+  const accountLimit = app.createRateLimit({
     max: config.authRateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (r) => `auth-acct:${String((r.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()}`,
   });
+  const perAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await accountLimit(request);
+    if (!result.isAllowed && result.isExceeded) {
+      reply.header('retry-after', String(result.ttlInSeconds));
+      throw new AppError('RATE_LIMITED', 'too many attempts for this account, retry later');
+    }
+  };
   const limited = { onRequest: perIp, preHandler: perAccount };
 
   app.post(

@@ -10,6 +10,7 @@ export const RegisterBody = Type.Object({
   password: Type.String({ minLength: 8, maxLength: 200 }),
   name: Name(),
   inviteToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'join the invite link’s organization and space instead of creating one' })),
+  referralCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'partner link code (the `ref` of a partner URL); an unknown code is ignored' })),
 });
 export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) });
 

@@ -40,7 +40,7 @@ const emailTaken = () => new AppError('EMAIL_TAKEN', 'an account with this email
  */
 export async function register(
   db: Db,
-  input: { email: string; password: string; name: string; inviteToken?: string },
+  input: { email: string; password: string; name: string; inviteToken?: string; referralCode?: string },
   client: ClientInfo,
   settings: AuthSettings,
 ) {
@@ -59,6 +59,9 @@ export async function register(
       organizationId = (await join(tx, userId, input.inviteToken)).organizationId;
     } else {
       organizationId = await createOrganization(tx, userId, `${input.name.trim()}'s organization`, settings);
+    }
+    if (input.referralCode && joinHooks.attributeReferral) {
+      await joinHooks.attributeReferral(tx, userId, input.inviteToken ? null : organizationId, input.referralCode);
     }
     await tx.update(users).set({ activeOrganizationId: organizationId }).where(eq(users.id, userId));
     const session = await openSession(tx, userId, client, settings.sessionTtlDays);

@@ -24,9 +24,19 @@ export async function receiveFile(
   limits: BlobLimits,
 ): Promise<ReceivedFile> {
   if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data');
-  const part = await request.file();
+  const part = await request.file().catch(asClientError);
   if (!part) throw new AppError('VALIDATION_FAILED', 'a file part is required', [{ path: '/file', message: 'is required' }]);
-  return { ...(await store.put(part.file, limits)), name: safeName(part.filename) };
+  return { ...(await store.put(part.file, limits).catch(asClientError)), name: safeName(part.filename) };
+}
+
+/**
+ * The multipart parser reports a malformed body (no boundary, a cut-off part) with plain errors that
+ * carry no code; left alone they would answer 500. Coded errors pass through: the catalogue's own,
+ * Fastify's limits (FST_*, mapped to 413) and file-system failures (ENOSPC…, a real 500).
+ */
+function asClientError(error: unknown): never {
+  if (error instanceof AppError || typeof (error as { code?: unknown } | null)?.code === 'string') throw error;
+  throw new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body is malformed');
 }
 
 /** Streams every file part of a multipart request (field `files[]` or `files`). */
@@ -43,7 +53,7 @@ export async function receiveFiles(
     }
   } catch (error) {
     await Promise.all(received.map((r) => store.remove(r.key)));
-    throw error;
+    asClientError(error);
   }
   if (received.length === 0) throw new AppError('VALIDATION_FAILED', 'at least one file is required', [{ path: '/files', message: 'is required' }]);
   return received;
@@ -106,7 +116,11 @@ export async function fileForDownload(db: Queryable, actor: Actor, key: string):
   return row;
 }
 
+/** Deletes one of the caller's organization's files (never another's, whatever id a client sends). */
 export async function deleteFileRow(ctx: Ctx, store: FileStore, id: number): Promise<void> {
-  const [row] = await ctx.db.delete(files).where(and(eq(files.id, id))).returning({ key: files.key });
+  const [row] = await ctx.db
+    .delete(files)
+    .where(and(eq(files.id, id), eq(files.organizationId, ctx.actor.organizationId)))
+    .returning({ key: files.key });
   if (row) ctx.afterCommit(() => store.remove(row.key));
 }

@@ -14,10 +14,7 @@ export interface EntityCounts {
   activeMembers: number;
 }
 
-/**
- * Snapshot counts of the organization, one statement. Reglaments and documentation pages are 0
- * until their module exists (there is no way to create one yet), so the figure is true, not faked.
- */
+/** Snapshot counts of the organization, one statement (archived pages are not counted). */
 export async function entityCounts(ctx: Ctx): Promise<EntityCounts> {
   authorizeOrganization(ctx.actor, 'readCounts');
   const org = ctx.actor.organizationId;
@@ -28,8 +25,8 @@ export async function entityCounts(ctx: Ctx): Promise<EntityCounts> {
       (select count(*)::int from projects where organization_id = ${org} and deleted_at is null) as projects,
       (select count(*)::int from tasks where organization_id = ${org} and archived_at is null) as tasks,
       (select count(*)::int from tasks where organization_id = ${org} and archived_at is not null) as "archivedTasks",
-      0 as reglaments,
-      0 as pages,
+      (select count(*)::int from reglaments where organization_id = ${org}) as reglaments,
+      (select count(*)::int from pages where organization_id = ${org} and archived_at is null) as pages,
       (select count(*)::int from organization_members where organization_id = ${org} and deleted_at is null) as members,
       (select count(*)::int from organization_members where organization_id = ${org} and deleted_at is null and active) as "activeMembers"`,
   );

@@ -1,7 +1,11 @@
 import type { App } from '../../platform/types.js';
 import { Type } from 'typebox';
 import { read, write } from '../../platform/context.js';
-import { receiveFile } from '../files/files.service.js';
+import { actorOf } from '../../platform/auth.js';
+import { Paging, pageOf, setPageHeaders } from '../../platform/http.js';
+import { upload } from '../../platform/openapi.js';
+import { receiveFile, withUpload } from '../files/files.service.js';
+import { authorizeOrganization } from './organizations.policy.js';
 import * as S from './organizations.schemas.js';
 import * as orgs from './organizations.service.js';
 import * as reports from './organizations.reports.js';
@@ -28,8 +32,13 @@ export default async function organizationRoutes(app: App): Promise<void> {
 
   app.get(
     '/user/organizations',
-    { schema: { tags, summary: 'All organizations of the user', response: { 200: Type.Array(S.OrganizationListItem) } } },
-    (request) => read(app, request, (ctx) => orgs.listOrganizations(ctx.db, ctx.actor.userId, ctx.actor.organizationId)),
+    { schema: { tags, summary: 'All organizations of the user', querystring: Paging(), response: { 200: Type.Array(S.OrganizationListItem) } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const result = await read(app, request, (ctx) => orgs.listOrganizations(ctx.db, ctx.actor.userId, ctx.actor.organizationId, page));
+      setPageHeaders(request, reply, result.total, page);
+      return result.items;
+    },
   );
 
   app.post(
@@ -44,10 +53,12 @@ export default async function organizationRoutes(app: App): Promise<void> {
 
   app.patch(
     '/user/organization/avatar',
-    { schema: { tags, summary: 'Update the organization avatar (multipart field `file`, an image)', consumes: ['multipart/form-data'], response: ok } },
+    { schema: { tags, summary: 'Update the organization avatar (multipart field `file`, an image)', ...upload('file'), response: ok } },
     async (request) => {
+      // Refused before the upload is read, so a member cannot make the server store 10 MiB for nothing.
+      authorizeOrganization(actorOf(request), 'changeAvatar');
       const received = await receiveFile(request, app.files, { maxBytes: app.config.imageLimitBytes, imageOnly: true });
-      return write(app, request, (ctx) => orgs.changeOrganizationAvatar(ctx, app.files, received));
+      return withUpload(app.files, received, () => write(app, request, (ctx) => orgs.changeOrganizationAvatar(ctx, app.files, received)));
     },
   );
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { apiTokens, files, organizationMembers, organizations, subscriptions, users } from '../../db/schema/index.js';
@@ -8,6 +8,7 @@ import type { FileStore } from '../../platform/files.js';
 import type { OrgRole } from '../../platform/auth.js';
 import { recordFile, type ReceivedFile } from '../files/files.service.js';
 import { fileLink } from '../files/files.presenter.js';
+import { removeUserFromSpaces } from '../spaces/members/members.service.js';
 import { authorizeOrganization } from './organizations.policy.js';
 import { presentMember, presentOrganization } from './organizations.presenter.js';
 import type { MemberDto, OrganizationDto } from './organizations.schemas.js';
@@ -71,15 +72,22 @@ export async function loadOrganization(db: Queryable, organizationId: number, vi
   });
 }
 
-export async function listOrganizations(db: Queryable, userId: number, activeId: number) {
+export async function listOrganizations(db: Queryable, userId: number, activeId: number, page: { limit: number; offset: number }) {
+  const mine = and(eq(organizationMembers.userId, userId), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt));
+  const [total] = await db.select({ n: count() }).from(organizationMembers).where(mine);
   const rows = await db
     .select({ id: organizations.id, name: organizations.name, avatarKey: orgAvatar.key, role: organizationMembers.role })
     .from(organizationMembers)
     .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
     .leftJoin(orgAvatar, eq(orgAvatar.id, organizations.avatarFileId))
-    .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt)))
-    .orderBy(asc(organizations.id));
-  return rows.map((r) => ({ id: r.id, name: r.name, avatar: r.avatarKey ? fileLink(r.avatarKey) : null, role: r.role, active: r.id === activeId }));
+    .where(mine)
+    .orderBy(asc(organizations.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return {
+    total: Number(total?.n ?? 0),
+    items: rows.map((r) => ({ id: r.id, name: r.name, avatar: r.avatarKey ? fileLink(r.avatarKey) : null, role: r.role, active: r.id === activeId })),
+  };
 }
 
 export async function createAndSwitch(ctx: Ctx, name: string, licensing: Licensing): Promise<OrganizationDto> {
@@ -175,7 +183,7 @@ export async function removeMember(ctx: Ctx, userId: number): Promise<void> {
   const m = await lockMember(ctx, userId);
   protectOwner(m.role);
   await ctx.db.update(organizationMembers).set({ deletedAt: new Date(), active: false }).where(eq(organizationMembers.id, m.id));
-  await ctx.db.execute(sql`delete from space_members where organization_id = ${ctx.actor.organizationId} and user_id = ${userId}`);
+  await removeUserFromSpaces(ctx.db, ctx.actor.organizationId, userId);
   await revokeOrganizationTokens(ctx, userId);
 }
 
@@ -226,7 +234,7 @@ export async function addOrganizationMember(db: Queryable, organizationId: numbe
     .for('update');
   if (existing && existing.active && !existing.deletedAt) return false;
   if (existing && !existing.active && !existing.deletedAt) {
-    throw new AppError('ACCOUNT_DEACTIVATED', 'the user is deactivated in this organization');
+    throw new AppError('MEMBER_DEACTIVATED', 'the user is deactivated in this organization; an admin must reactivate them');
   }
   await ensureFreeSeat(db, organizationId);
   if (existing) {

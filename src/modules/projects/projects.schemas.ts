@@ -7,14 +7,14 @@ export const ProjectSchema = Type.Object(
     id: Type.Integer(),
     spaceId: Type.Integer({ description: 'home space' }),
     linkedSpaceIds: Type.Array(Type.Integer(), { description: 'other spaces the project is shown in' }),
-    projectGroupId: Nullable(Type.Integer()),
+    projectGroupId: Nullable(Type.Integer({ description: 'group in the home space; in a space listing, the group in that space' })),
     name: Type.String(),
     description: Nullable(Type.String()),
-    order: Type.String(),
+    order: Type.String({ description: 'position in its group (numeric string); in a space listing, the position in that space' }),
     showDocumentationTab: Type.Boolean(),
     showTimelineTab: Type.Boolean(),
     showCalendarTab: Type.Boolean(),
-    deletedAt: Nullable(DateTime()),
+    deletedAt: Nullable(DateTime('set while the project is in the trash (purged after 30 days)')),
     creatorId: Nullable(Type.Integer()),
     createdAt: DateTime(),
     updatedAt: DateTime(),
@@ -38,11 +38,37 @@ export const ProjectFullSchema = Type.Object(
 );
 export type ProjectFullDto = Static<typeof ProjectFullSchema>;
 
+export const ProjectList = Type.Array(ProjectSchema);
+
 export const ProjectParams = Type.Object({ projectId: Id() });
+export const SpaceParams = Type.Object({ spaceId: Id() });
+
+const Description = Nullable(Type.String({ maxLength: 1_048_576, description: 'plain or rich text; null clears it' }));
 
 export const CreateProjectBody = Type.Object({
   spaceId: Id(),
   name: Name(),
   projectGroupId: Type.Optional(Nullable(Id())),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 1_048_576 }))),
+  description: Type.Optional(Description),
 });
+
+const paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+};
+
+export const ListProjectsQuery = Type.Object({
+  favorite: Type.Optional(Type.Boolean({ description: "only the caller's favourites (true) or only the others (false)" })),
+  deleted: Type.Optional(Type.Boolean({ default: false, description: 'the trash: deleted projects, restorable for 30 days' })),
+  ...paging,
+});
+export type ListProjectsQueryDto = Static<typeof ListProjectsQuery>;
+
+export const SpaceProjectsQuery = Type.Object(paging);
+
+export const NameBody = Type.Object({ name: Name() });
+export const DescriptionBody = Type.Object({ description: Description });
+export const FavoriteBody = Type.Object({ favorite: Type.Boolean({ description: "the caller's favourite flag" }) });
+export const ShowDocumentationTabBody = Type.Object({ showDocumentationTab: Type.Boolean() });
+export const ShowTimelineTabBody = Type.Object({ showTimelineTab: Type.Boolean() });
+export const ShowCalendarTabBody = Type.Object({ showCalendarTab: Type.Boolean() });

@@ -1,22 +1,23 @@
 import type { stages } from '../../db/schema/index.js';
-import type { StageDto } from './stages.schemas.js';
+import type { StageColorDto, StageDto } from './stages.schemas.js';
 
 type StageRow = typeof stages.$inferSelect;
 
 export const presentStage = (s: StageRow): StageDto => ({
-  id: s.id,
+  id: Number(s.id),
   order: String(s.order),
   name: s.name,
-  projectId: s.projectId,
+  projectId: Number(s.projectId),
   tasksLimit: s.tasksLimit,
   color: s.color,
 });
 
-export const presentStageWithAutomation = (s: StageRow, hasAutomatization: boolean) => ({
-  id: s.id,
+/** The spec's colour-update form: here `order` is an integer. */
+export const presentStageWithAutomation = (s: StageRow, hasAutomatization: boolean): StageColorDto => ({
+  id: Number(s.id),
   order: s.order,
   name: s.name,
-  projectId: s.projectId,
+  projectId: Number(s.projectId),
   tasksLimit: s.tasksLimit,
   color: s.color,
   hasAutomatization,

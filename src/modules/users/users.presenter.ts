@@ -1,11 +1,10 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type { users } from '../../db/schema/index.js';
 import { iso } from '../../platform/http.js';
+import { fileLink } from '../files/files.presenter.js';
 import type { UserDto } from './users.schemas.js';
 
 export type UserRow = InferSelectModel<typeof users>;
-
-import { fileLink } from '../files/files.presenter.js';
 
 export function presentUser(row: UserRow, avatarKey: string | null): UserDto {
   return {

@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.js';
+import { AppError } from '../../../platform/errors.js';
+import { HISTORY, recordHistory } from '../history/history.service.js';
+import type { HistoryDto } from '../history/history.schemas.js';
+import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.js';
+import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
+import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
+import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire } from './columns.js';
+
+const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+
+export interface MoveTasksInput {
+  taskIds: number[];
+  stageId: number;
+  order?: number;
+  fromStageId?: number;
+}
+
+/**
+ * Moves tasks into a column at `order` (default: the end), in the order given. Both columns are
+ * renumbered densely under lock. A task keeps one column per project: entering a column of a
+ * project it already sits in replaces that row; entering another project relocates it (the row
+ * it leaves goes, and the home flag travels with it). For other modules (automation, column moves)
+ * as well as POST /tasks/move.
+ */
+export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ tasks: TaskDto[]; history: HistoryDto[] }> {
+  const { db, actor } = ctx;
+  const taskIds = [...new Set(input.taskIds)];
+  const target = await authorizeColumn(db, actor, input.stageId, 'move');
+  const access = await authorizeTasks(db, actor, taskIds, 'move');
+  const archived = access.find((t) => t.archived);
+  if (archived) throw new AppError('CONFLICT', `task ${archived.id} is archived; restore it first`);
+
+  await lockTasks(db, actor.organizationId, taskIds);
+  const placements = await loadPlacements(db, taskIds);
+  const plans = taskIds.map((id) => planRelocation(id, placements.get(id)!, target.projectId, input.fromStageId));
+  const sources = plans.flatMap((p) => [p.from.stageId, ...(p.inTarget ? [p.inTarget.stageId] : [])]);
+  const columns = await lockColumns(db, actor.organizationId, [target.id, ...sources]);
+
+  const incoming = plans.filter((p) => p.from.stageId !== target.id && p.inTarget?.stageId !== target.id).length;
+  // The limit as read under the lock: a concurrent limit change cannot slip in between.
+  await requireRoom(db, columns.get(target.id)!, incoming);
+
+  await rewire(db, actor.organizationId, target, plans);
+  await compactColumns(db, sources.filter((id) => id !== target.id));
+  await placeInColumn(db, target.id, taskIds, input.order);
+
+  const changed = plans.filter((p) => p.from.stageId !== target.id).map((p) => p.taskId);
+  if (changed.length > 0) await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})`);
+
+  const names = new Map(access.map((t) => [t.id, t.name]));
+  const history = await recordHistory(
+    db,
+    actor,
+    plans.map((p) => ({
+      taskId: p.taskId,
+      type: HISTORY.moved,
+      state: p.from.stageId === target.id ? `moved within "${target.name}"` : `moved from "${columns.get(p.from.stageId)?.name ?? ''}" to "${target.name}"`,
+      projectName: target.projectName,
+      taskName: names.get(p.taskId)!,
+    })),
+  );
+  const records = await loadTaskRecords(db, actor.organizationId, taskIds);
+  return { tasks: records.map(presentTask), history };
+}
+
+/**
+ * Sends a task to the archive: it leaves every board (positions become null, the columns close
+ * ranks) and shows only in the archive lists. `stageId` names the column it is archived from and
+ * must be one it sits in.
+ */
+export async function archiveTask(ctx: Ctx, taskId: number, input: { stageId: number }): Promise<{ task: ArchivedTaskDto; history: HistoryDto }> {
+  const { db, actor } = ctx;
+  const task = await authorizeTask(db, actor, taskId, 'archive');
+  if (task.archived) throw new AppError('CONFLICT', 'the task is already archived');
+  await lockTasks(db, actor.organizationId, [taskId]);
+  const rows = (await loadPlacements(db, [taskId])).get(taskId)!;
+  const from = rows.find((r) => r.stageId === input.stageId);
+  if (!from) throw new AppError('BAD_REQUEST', `the task is not in column ${input.stageId}`);
+  const columns = await lockColumns(db, actor.organizationId, rows.map((r) => r.stageId));
+
+  await db.execute(sql`update task_stages set "order" = null where task_id = ${taskId}`);
+  await db.execute(sql`update tasks set archived_at = now(), updated_at = now() where id = ${taskId}`);
+  await compactColumns(db, rows.map((r) => r.stageId));
+
+  const column = columns.get(from.stageId)!;
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.archived, state: `archived from "${column.name}"`, projectName: column.projectName, taskName: task.name },
+  ]);
+  const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
+  return { task: presentArchivedTask(record!), history: history! };
+}
+
+/**
+ * Brings an archived task back to the end of its columns, or of `stageId` when given (entering
+ * that column by the move rule). Column limits apply.
+ */
+export async function restoreTask(ctx: Ctx, taskId: number, input: { stageId?: number }): Promise<{ task: TaskDto; history: HistoryDto }> {
+  const { db, actor } = ctx;
+  const task = await authorizeTask(db, actor, taskId, 'restore');
+  const target = input.stageId === undefined ? null : await authorizeColumn(db, actor, input.stageId, 'move');
+  if (!task.archived) throw new AppError('CONFLICT', 'the task is not archived');
+  await lockTasks(db, actor.organizationId, [taskId]);
+
+  const before = (await loadPlacements(db, [taskId])).get(taskId)!;
+  const plan = target ? planRelocation(taskId, before, target.projectId) : null;
+  const columns = await lockColumns(db, actor.organizationId, [...before.map((r) => r.stageId), ...(target ? [target.id] : [])]);
+  if (target && plan) await rewire(db, actor.organizationId, target, [plan]);
+  const after = (await loadPlacements(db, [taskId])).get(taskId)!;
+  for (const row of after) {
+    await requireRoom(db, columns.get(row.stageId)!, 1);
+    await placeInColumn(db, row.stageId, [taskId], undefined);
+  }
+  // Rows the task left while archived held no position, so no column needs compacting.
+  const moved = plan !== null && plan.from.stageId !== target!.id;
+  await db.execute(sql`update tasks set archived_at = null, updated_at = now() ${moved ? sql`, date_move = now()` : sql``} where id = ${taskId}`);
+
+  const home = after.find((r) => r.pinned) ?? after[0]!;
+  const column = columns.get(target?.id ?? home.stageId)!;
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.restored, state: `restored to "${column.name}"`, projectName: column.projectName, taskName: task.name },
+  ]);
+  const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
+  return { task: presentTask(record!), history: history! };
+}

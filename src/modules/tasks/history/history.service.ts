@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../../db/client.js';
+import type { Actor } from '../../../platform/auth.js';
+import { iso } from '../../../platform/http.js';
+import type { HistoryDto } from './history.schemas.js';
+
+/** History `type` values of conventions.md (stable once published). */
+export const HISTORY = {
+  created: 0,
+  renamed: 1,
+  description: 2,
+  moved: 3,
+  status: 4,
+  dates: 5,
+  importance: 6,
+  color: 7,
+  assignees: 8,
+  members: 9,
+  labels: 10,
+  subtasks: 11,
+  cover: 12,
+  planTime: 13,
+  spentTime: 14,
+  inspectors: 15,
+  archived: 16,
+  restored: 17,
+  duplicated: 20,
+  needsAttention: 21,
+} as const;
+
+export interface HistoryEntry {
+  taskId: number;
+  type: (typeof HISTORY)[keyof typeof HISTORY];
+  state: string;
+  projectName: string;
+  taskName: string;
+}
+
+interface HistoryRow {
+  id: number;
+  updateDate: Date | string;
+  taskId: number;
+  userId: number | null;
+  state: string;
+  type: number;
+  projectName: string;
+  commitName: string;
+  commitLink: string;
+  taskName: string;
+}
+
+export const presentHistory = (r: HistoryRow): HistoryDto => ({
+  id: Number(r.id),
+  updateDate: iso(r.updateDate)!,
+  taskId: Number(r.taskId),
+  userId: r.userId === null ? null : Number(r.userId),
+  state: r.state,
+  type: Number(r.type),
+  projectName: r.projectName,
+  commitName: r.commitName,
+  commitLink: r.commitLink,
+  taskName: r.taskName,
+});
+
+/**
+ * Writes history rows with one statement, in the caller's transaction (so a change and its record
+ * commit or roll back together), and answers them in the order given. One entry per task per call.
+ */
+export async function recordHistory(db: Queryable, actor: Actor, entries: HistoryEntry[]): Promise<HistoryDto[]> {
+  if (entries.length === 0) return [];
+  const rows = await queryRows<HistoryRow>(
+    db,
+    sql`insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
+        select ${actor.organizationId}, e.task_id, ${actor.userId}, e.type, e.state, e.project_name, e.task_name
+        from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: e.state, project_name: e.projectName, task_name: e.taskName })))}::jsonb)
+          as e(task_id bigint, type smallint, state text, project_name text, task_name text)
+        returning id, update_date as "updateDate", task_id as "taskId", user_id as "userId", state, type,
+          project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`,
+  );
+  const byTask = new Map(rows.map((r) => [Number(r.taskId), r]));
+  return entries.map((e) => presentHistory(byTask.get(e.taskId)!));
+}

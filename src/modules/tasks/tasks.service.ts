@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.js';
+import type { Ctx } from '../../platform/context.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { orderToInt } from '../../platform/schemas.js';
+import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
+import { HISTORY, recordHistory } from './history/history.service.js';
+import type { HistoryDto } from './history/history.schemas.js';
+import { authorizeColumn, authorizeTask, requireAssignable, type TaskAccess } from './tasks.policy.js';
+import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
+import type { ColorTaskDto, CreateTaskInput, TaskDto } from './tasks.schemas.js';
+
+export interface TaskWithHistory {
+  task: TaskDto;
+  history: HistoryDto;
+}
+
+async function loadTask(ctx: Ctx, taskId: number): Promise<TaskDto> {
+  const [record] = await loadTaskRecords(ctx.db, ctx.actor.organizationId, [taskId]);
+  if (!record) throw notFound('task');
+  return presentTask(record);
+}
+
+function requireOrder(begin: string | null | undefined, end: string | null | undefined, what: string): void {
+  if (begin && end && new Date(begin).getTime() > new Date(end).getTime()) {
+    throw new AppError('DATE_RANGE', `${what}: the beginning is after the end`);
+  }
+}
+
+// "" and null both reset the colour; stored as null.
+const normalizeColor = (color: string | null | undefined): string | null => (color ? color : null);
+
+export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<TaskWithHistory> {
+  const { db, actor } = ctx;
+  const column = await authorizeColumn(db, actor, input.stageId, 'create');
+  requireOrder(input.dateBegin, input.dateEnd, 'dateBegin/dateEnd');
+  requireOrder(input.dateBeginWithoutTime, input.dateEndWithoutTime, 'dateBeginWithoutTime/dateEndWithoutTime');
+  const raw = input.responsibleUserId;
+  const assignees = [...new Set(raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw])];
+  await requireAssignable(db, actor, column.projectId, assignees, 'responsibleUserId');
+
+  const locked = await lockColumns(db, actor.organizationId, [column.id]);
+  await requireRoom(db, locked.get(column.id)!, 1);
+  const [row] = await queryRows<{ id: number }>(
+    db,
+    sql`insert into tasks (organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,
+          date_begin_without_time, date_end_without_time, importance)
+        values (${actor.organizationId}, ${column.spaceId}, ${column.projectId}, ${input.name.trim()}, ${input.description ?? null}, ${actor.userId},
+          ${normalizeColor(input.color)}, ${input.dateBegin ?? null}, ${input.dateEnd ?? null}, ${input.dateBeginWithoutTime ?? null},
+          ${input.dateEndWithoutTime ?? null}, ${input.importance ?? -1})
+        returning id`,
+  );
+  const taskId = Number(row!.id);
+  await db.execute(
+    sql`insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
+        values (${actor.organizationId}, ${taskId}, ${column.projectId}, ${column.id}, null, true)`,
+  );
+  await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
+  if (assignees.length > 0) {
+    await db.execute(
+      sql`insert into task_assignees (organization_id, task_id, user_id)
+          select ${actor.organizationId}, ${taskId}, u from unnest(${`{${assignees.join(',')}}`}::bigint[]) as u`,
+    );
+  }
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: input.name.trim() },
+  ]);
+  return { task: await loadTask(ctx, taskId), history: history! };
+}
+
+export async function getTask(ctx: Ctx, taskId: number): Promise<TaskDto> {
+  await authorizeTask(ctx.db, ctx.actor, taskId, 'read');
+  return loadTask(ctx, taskId);
+}
+
+/** An archived task is read-only until restored: its board position is gone. */
+function requireActive(task: TaskAccess): void {
+  if (task.archived) throw new AppError('CONFLICT', 'the task is archived; restore it first');
+}
+
+/** The name of the task's home project, for history records. */
+async function homeProjectName(ctx: Ctx, taskId: number): Promise<string> {
+  const [row] = await queryRows<{ name: string }>(
+    ctx.db,
+    sql`select p.name from task_stages ts join projects p on p.id = ts.project_id where ts.task_id = ${taskId} order by ts.pinned desc limit 1`,
+  );
+  return row?.name ?? '';
+}
+
+export async function setTaskColor(ctx: Ctx, taskId: number, color: string | null): Promise<{ task: ColorTaskDto; history: HistoryDto }> {
+  const { db, actor } = ctx;
+  const task = await authorizeTask(db, actor, taskId, 'update');
+  requireActive(task);
+  const value = normalizeColor(color);
+  await db.execute(sql`update tasks set color = ${value}, updated_at = now() where id = ${taskId}`);
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.color, state: value ? `set the colour ${value}` : 'reset the colour', projectName: await homeProjectName(ctx, taskId), taskName: task.name },
+  ]);
+  const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
+  return { task: presentColorTask(record!), history: history! };
+}
+
+export async function setTaskPlanTime(ctx: Ctx, taskId: number, planTime: number): Promise<TaskWithHistory> {
+  const { db, actor } = ctx;
+  const task = await authorizeTask(db, actor, taskId, 'update');
+  requireActive(task);
+  await db.execute(sql`update tasks set plan_time = ${planTime}, updated_at = now() where id = ${taskId}`);
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.planTime, state: `set the planned time to ${planTime} h`, projectName: await homeProjectName(ctx, taskId), taskName: task.name },
+  ]);
+  return { task: await loadTask(ctx, taskId), history: history! };
+}
+
+export async function addTaskInspector(ctx: Ctx, taskId: number, inspectorId: number): Promise<TaskWithHistory> {
+  const { db, actor } = ctx;
+  const task = await authorizeTask(db, actor, taskId, 'update');
+  requireActive(task);
+  const [home] = await queryRows<{ projectId: number; name: string }>(
+    db,
+    sql`select p.id as "projectId", p.name from task_stages ts join projects p on p.id = ts.project_id where ts.task_id = ${taskId} order by ts.pinned desc limit 1`,
+  );
+  await requireAssignable(db, actor, Number(home!.projectId), [inspectorId], 'inspectorId');
+  const added = await queryRows<{ id: number }>(
+    db,
+    sql`insert into task_inspectors (organization_id, task_id, user_id) values (${actor.organizationId}, ${taskId}, ${inspectorId})
+        on conflict (task_id, user_id) do nothing returning id`,
+  );
+  if (added.length === 0) throw new AppError('CONFLICT', `user ${inspectorId} already inspects this task`);
+  await db.execute(sql`update tasks set updated_at = now() where id = ${taskId}`);
+  const [history] = await recordHistory(db, actor, [
+    { taskId, type: HISTORY.inspectors, state: `added inspector ${inspectorId}`, projectName: home!.name, taskName: task.name },
+  ]);
+  return { task: await loadTask(ctx, taskId), history: history! };
+}
+
+/** Deletes a task for good (its history, subtasks and records go with it); its columns close ranks. */
+export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
+  const { db, actor } = ctx;
+  await authorizeTask(db, actor, taskId, 'delete');
+  await lockTasks(db, actor.organizationId, [taskId]);
+  const stageIds = (await loadPlacements(db, [taskId])).get(taskId)!.map((r) => r.stageId);
+  await lockColumns(db, actor.organizationId, stageIds);
+  await db.execute(sql`delete from tasks where id = ${taskId} and organization_id = ${actor.organizationId}`);
+  await compactColumns(db, stageIds);
+}

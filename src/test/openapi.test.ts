@@ -1,0 +1,162 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { useTestApp } from './app.js';
+
+const t = useTestApp();
+
+interface Operation {
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: { content: Record<string, { schema?: Record<string, unknown> }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+}
+type Document = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, Record<string, unknown>>; schemas: Record<string, unknown> };
+  security: unknown[];
+};
+
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+// The foundation's operations that need no credential.
+const PUBLIC = ['GET /health', 'GET /ready', 'POST /auth/register', 'POST /auth/login'];
+// Every exception conventions.md allows: register, login, invite-link data, public documentation
+// pages, the messenger/cloud-drive callbacks (their own secret), health and readiness.
+const MAY_BE_PUBLIC = [
+  /^GET \/(health|ready)$/,
+  /^POST \/auth\/(register|login)$/,
+  /^GET \/invite-links\/\{[^}]+\}$/,
+  /^GET \/public\//,
+  /^POST \/integrations\/messenger\/bot-login$/,
+  /^GET \/integrations\/cloud-drive\/callback$/,
+];
+const isPublic = (op: Operation) => Array.isArray(op.security) && op.security.length === 0;
+
+let doc: Document;
+let operations: Array<[string, Operation]>;
+
+beforeAll(async () => {
+  const res = await t.as(null).get('/openapi.json');
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+  operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+  );
+});
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document that validates', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    // validate() dereferences in place: give it a copy.
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it('declares both credentials: the Service-Session header and a bearer token', () => {
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'header', name: 'Service-Session' });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ session: [] }, { bearer: [] }]);
+  });
+
+  it('documents the foundation’s operations', () => {
+    const names = operations.map(([name]) => name);
+    for (const name of [
+      ...PUBLIC,
+      'GET /user',
+      'PATCH /user/avatar',
+      'PATCH /user/password',
+      'GET /user/organization',
+      'PATCH /user/organization/owner',
+      'DELETE /user/organization/members/{userId}',
+      'POST /reviews',
+      'GET /files/{key}',
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(names).not.toContain('GET /openapi.json');
+    expect(names.filter((n) => n.startsWith('GET /docs'))).toEqual([]);
+  });
+
+  it('gives every operation tags and a success response with a schema (or 204, or a described redirect)', () => {
+    const missing: string[] = [];
+    for (const [name, op] of operations) {
+      if (!op.tags?.length) missing.push(`${name}: no tags`);
+      const ok = Object.entries(op.responses).filter(([status]) => /^[23]\d\d$/.test(status));
+      const described = ok.some(
+        ([status, r]) => status === '204' || /^3\d\d$/.test(status) || Object.values(r.content ?? {}).some((m) => m.schema !== undefined),
+      );
+      if (!described) missing.push(`${name}: no 2xx response schema`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('lists the problem responses of every operation; only the allowed exceptions are public', () => {
+    const problems: string[] = [];
+    for (const [name, op] of operations) {
+      const open = isPublic(op);
+      if (open && !MAY_BE_PUBLIC.some((pattern) => pattern.test(name))) problems.push(`${name}: public, but conventions.md allows no credential-free access`);
+      if (!open && op.security !== undefined) problems.push(`${name}: overrides the document's security`);
+      const expected = open ? ['429', '500'] : ['401', '403', '404', '429', '500'];
+      for (const status of expected) {
+        const media = op.responses[status]?.content?.['application/problem+json'];
+        if (!media?.schema) problems.push(`${name}: no ${status} problem response`);
+      }
+      if (open && op.responses['401']) problems.push(`${name}: public, yet lists 401`);
+      if ((op.requestBody || name.includes('{')) && !op.responses['400']) problems.push(`${name}: takes input but lists no 400`);
+      if (op.requestBody && !op.responses['415']) problems.push(`${name}: takes a body but lists no 415`);
+    }
+    expect(problems).toEqual([]);
+    const open = operations.filter(([, op]) => isPublic(op)).map(([name]) => name);
+    expect(open).toEqual(expect.arrayContaining(PUBLIC));
+  });
+
+  it('describes the Problem schema once and refers to it', () => {
+    expect(doc.components.schemas.Problem).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['type', 'title', 'status', 'code', 'requestId']),
+    });
+    const [, op] = operations.find(([name]) => name === 'GET /user')!;
+    expect(op.responses['401']!.content!['application/problem+json']!.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+  });
+
+  it('lists only the errors a route can give: a route without input has no 400', () => {
+    const [, me] = operations.find(([name]) => name === 'GET /user')!;
+    expect(me.responses['400']).toBeUndefined();
+    const [, health] = operations.find(([name]) => name === 'GET /health')!;
+    expect(Object.keys(health.responses).sort()).toEqual(['200', '429', '500']);
+  });
+
+  it('shows an upload route’s multipart form', () => {
+    for (const name of ['PATCH /user/avatar', 'PATCH /user/organization/avatar']) {
+      const [, op] = operations.find(([n]) => n === name)!;
+      expect(op.requestBody?.content['multipart/form-data']?.schema, name).toMatchObject({
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary' } },
+      });
+      expect(op.responses['413'], name).toBeDefined();
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  it('answers 200 text/html without a credential, at /docs and /docs/', async () => {
+    for (const url of ['/docs', '/docs/']) {
+      const res = await t.as(null).get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('/openapi.json');
+      expect(res.body).toContain('/docs/js/scalar.js');
+    }
+  });
+
+  it('serves the reference script it loads', async () => {
+    const res = await t.as(null).get('/docs/js/scalar.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+  });
+});
