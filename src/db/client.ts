@@ -69,3 +69,19 @@ export async function queryRows<T extends object>(db: Queryable, query: ReturnTy
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * Runs independent reads side by side on the pool, but one after another inside a transaction: a
+ * transaction is one connection, and overlapping queries on one pg client are deprecated.
+ */
+export async function allOf<T extends readonly (() => Promise<unknown>)[]>(
+  db: Queryable,
+  thunks: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  if ('rollback' in db) {
+    const results: unknown[] = [];
+    for (const thunk of thunks) results.push(await thunk());
+    return results as never;
+  }
+  return (await Promise.all(thunks.map((thunk) => thunk()))) as never;
+}

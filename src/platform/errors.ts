@@ -128,6 +128,10 @@ function fromDatabase(error: unknown): AppError | null {
     case '23514':
     case '23502':
       return new AppError('CONSTRAINT_VIOLATION', 'the values break a rule of the resource');
+    case '40001':
+    case '40P01':
+      // Only reached once withTransaction's retries are spent.
+      return new AppError('CONFLICT', 'a concurrent change got in the way; retry the request');
     case '22P02':
     case '22003':
     case '22007':

@@ -140,31 +140,36 @@ export function useTestApp(overrides: Partial<Config> = {}): TestKit {
  * authentication itself touches (last use, activity) are left out.
  */
 export async function fingerprint(kit: TestKit, organizationIds: number[], userIds: number[] = []): Promise<string> {
-  const tables = await kit.sql<{ table_name: string }>(sql`
-    select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'organization_id' and table_name <> 'user_activity_days'
-    order by table_name`);
-  const parts: string[] = [];
+  const tables = await tenantTables(kit);
   const orgs = `{${organizationIds.join(',')}}`;
-  for (const { table_name } of tables) {
-    const [row] = await kit.sql<{ digest: string | null; n: number }>(sql`
-      select md5(coalesce(string_agg(j, ',' order by j), '')) as digest, count(*)::int as n from (
-        select (to_jsonb(t) - 'last_used_at' - 'last_activity_at')::text as j
-        from ${sql.identifier(table_name)} t where organization_id = any(${orgs}::bigint[])) x`);
-    parts.push(`${table_name}:${row?.n}:${row?.digest}`);
-  }
+  const users = `{${userIds.join(',')}}`;
+  // One statement for every table: the check runs around each refused request of every route.
+  const digests = tables.map(
+    (table) => sql`select ${table}::text as name, count(*)::int as n,
+      md5(coalesce(string_agg((to_jsonb(t) - 'last_used_at' - 'last_activity_at')::text, ',' order by (to_jsonb(t) - 'last_used_at' - 'last_activity_at')::text), '')) as digest
+      from ${sql.identifier(table)} t where organization_id = any(${orgs}::bigint[])`,
+  );
   // The organization row itself has no organization_id column, yet a refused rename must not touch it.
-  const [org] = await kit.sql<{ digest: string | null }>(sql`
-    select md5(coalesce(string_agg(to_jsonb(o)::text, ',' order by o.id), '')) as digest
-    from organizations o where id = any(${orgs}::bigint[])`);
-  parts.push(`organizations:${org?.digest}`);
-  if (userIds.length) {
-    const [row] = await kit.sql<{ digest: string | null }>(sql`
-      select md5(coalesce(string_agg(to_jsonb(u)::text, ',' order by u.id), '')) as digest
-      from users u where id = any(${`{${userIds.join(',')}}`}::bigint[])`);
-    parts.push(`users:${row?.digest}`);
+  digests.push(sql`select 'organizations', count(*)::int, md5(coalesce(string_agg(to_jsonb(o)::text, ',' order by o.id), ''))
+      from organizations o where id = any(${orgs}::bigint[])`);
+  digests.push(sql`select 'users', count(*)::int, md5(coalesce(string_agg(to_jsonb(u)::text, ',' order by u.id), ''))
+      from users u where id = any(${users}::bigint[])`);
+  const rows = await kit.sql<{ name: string; n: number; digest: string }>(sql.join(digests, sql` union all `));
+  return rows.map((r) => `${r.name}:${r.n}:${r.digest}`).join('|');
+}
+
+const tableCache = new WeakMap<TestKit, string[]>();
+async function tenantTables(kit: TestKit): Promise<string[]> {
+  let tables = tableCache.get(kit);
+  if (!tables) {
+    const rows = await kit.sql<{ table_name: string }>(sql`
+      select table_name from information_schema.columns
+      where table_schema = 'public' and column_name = 'organization_id' and table_name <> 'user_activity_days'
+      order by table_name`);
+    tables = rows.map((r) => r.table_name);
+    tableCache.set(kit, tables);
   }
-  return parts.join('|');
+  return tables;
 }
 
 /** Asserts an RFC 9457 problem document with the given status (and code, if given). */

@@ -11,3 +11,4 @@ export * from './docs.js';
 export * from './partners.js';
 export * from './timers.js';
 export * from './tables.js';
+export * from './messages.js';

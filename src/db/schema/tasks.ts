@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from './columns.js';
 import { organizations } from './organizations.js';
 import { projects, stages } from './projects.js';
@@ -194,7 +194,8 @@ export const taskMessages = pgTable(
     taskId: ref('task_id').notNull().references(() => tasks.id, { onDelete: 'cascade' }),
     authorId: ref('author_id').references(() => users.id, { onDelete: 'set null' }),
     text: text('text').notNull(),
-    replyToId: ref('reply_to_id'),
+    // A reply outlives the message it answers: deleting that one clears the link.
+    replyToId: ref('reply_to_id').references((): AnyPgColumn => taskMessages.id, { onDelete: 'set null' }),
     pinned: boolean('pinned').notNull().default(false),
     editedAt: ts('edited_at'),
     createdAt: createdAt(),

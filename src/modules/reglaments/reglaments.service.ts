@@ -11,7 +11,7 @@ import { recordEvent } from './reglaments.events.js';
 import { authorizeReglament, authorizeReglamentSpace, spaceIdsAllowing } from './reglaments.policy.js';
 import { etagOf, presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
 import { loadReglament, queryReglaments } from './reglaments.queries.js';
-import { CONTENT_MAX_BYTES, type ReglamentCreatedDto, type ReglamentFullDto, type ReglamentListItemDto } from './reglaments.schemas.js';
+import { CONTENT_MAX_BYTES, type ReglamentCreatedDto, type ReglamentFullDto } from './reglaments.schemas.js';
 
 /** Positions of the reglaments in one group (a group belongs to one space). */
 export const placementsIn = (groupId: number): OrderedScope => ({ table: 'reglament_spaces', key: 'reglament_id', where: sql`reglament_group_id = ${groupId}` });

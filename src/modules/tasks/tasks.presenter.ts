@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { allOf, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 
@@ -67,51 +67,62 @@ export async function loadTaskRecords(db: Queryable, organizationId: number, tas
   if (taskIds.length === 0) return [];
   // One array parameter for every query: the statement text stays the same whatever the count.
   const ids = sql`${`{${taskIds.join(',')}}`}::bigint[]`;
-  const [tasks, stages, assignees, members, labels, subtasks, parents, covers, inspectors, messages, fact] = await Promise.all([
-    queryRows<TaskRow>(
-      db,
-      sql`select id, space_id as "spaceId", name, creator_id as "creatorId", color, status, date_begin as "dateBegin", date_end as "dateEnd",
-            date_begin_without_time as "dateBeginWithoutTime", date_end_without_time as "dateEndWithoutTime", date_move as "dateMove",
-            date_status_changed as "dateStatusChanged", block_reason as "blockReason", importance, plan_time as "planTime",
-            coalesce(description, '') <> '' as "hasDescription", archived_at as "archivedAt", created_at as "createdAt", updated_at as "updatedAt"
-          from tasks where id = any(${ids}) and organization_id = ${organizationId}`,
-    ),
-    queryRows<{ taskId: number; stageId: number; order: number | null; pinned: boolean; projectId: number }>(
-      db,
-      sql`select ts.task_id as "taskId", ts.stage_id as "stageId", ts."order", ts.pinned, ts.project_id as "projectId"
-          from task_stages ts where ts.task_id = any(${ids}) order by ts.task_id, ts.pinned desc, ts.project_id`,
-    ),
-    queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_assignees where task_id = any(${ids}) order by task_id, created_at, user_id`),
-    queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_members where task_id = any(${ids}) order by task_id, created_at, user_id`),
-    queryRows<{ taskId: number; labelId: number }>(db, sql`select task_id as "taskId", label_id as "labelId" from task_labels where task_id = any(${ids}) order by task_id, created_at, label_id`),
-    queryRows<TaskRecord['list'][number]>(
-      db,
-      sql`select id, name, is_checked as "isChecked", task_id as "taskId", child_task_id as "childTaskId", "order"
-          from subtasks where task_id = any(${ids}) order by task_id, "order", id`,
-    ),
-    queryRows<{ taskId: number; parentId: number }>(
-      db,
-      sql`select child_task_id as "taskId", task_id as "parentId" from subtasks where child_task_id = any(${ids}) order by child_task_id, task_id`,
-    ),
-    queryRows<NonNullable<TaskRecord['cover']>>(
-      db,
-      sql`select id, height, width, picture_uid as "pictureUid", dominant_color as "dominantColor", task_id as "taskId" from task_covers where task_id = any(${ids})`,
-    ),
-    queryRows<TaskRecord['inspectors'][number] & { taskId: number }>(
-      db,
-      sql`select task_id as "taskId", user_id as "userId", status, comment, updated_at as "updatedAt"
-          from task_inspectors where task_id = any(${ids}) order by task_id, created_at, id`,
-    ),
-    // Existence only: one index probe per task instead of counting its messages.
-    queryRows<{ taskId: number }>(
-      db,
-      sql`select u.id as "taskId" from unnest(${ids}) as u(id) where exists (select 1 from task_messages m where m.task_id = u.id)`,
-    ),
-    queryRows<{ taskId: number; hours: number }>(
-      db,
-      sql`select task_id as "taskId", sum(hours)::float8 as hours from time_records where task_id = any(${ids}) group by task_id`,
-    ),
-  ]);
+  const [tasks, stages, assignees, members, labels, subtasks, parents, covers, inspectors, messages, fact] = await allOf(db, [
+    () =>
+      queryRows<TaskRow>(
+        db,
+        sql`select id, space_id as "spaceId", name, creator_id as "creatorId", color, status, date_begin as "dateBegin", date_end as "dateEnd",
+              date_begin_without_time as "dateBeginWithoutTime", date_end_without_time as "dateEndWithoutTime", date_move as "dateMove",
+              date_status_changed as "dateStatusChanged", block_reason as "blockReason", importance, plan_time as "planTime",
+              coalesce(description, '') <> '' as "hasDescription", archived_at as "archivedAt", created_at as "createdAt", updated_at as "updatedAt"
+            from tasks where id = any(${ids}) and organization_id = ${organizationId}`,
+      ),
+    () =>
+      queryRows<{ taskId: number; stageId: number; order: number | null; pinned: boolean; projectId: number }>(
+        db,
+        sql`select ts.task_id as "taskId", ts.stage_id as "stageId", ts."order", ts.pinned, ts.project_id as "projectId"
+            from task_stages ts where ts.task_id = any(${ids}) order by ts.task_id, ts.pinned desc, ts.project_id`,
+      ),
+    () =>
+      queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_assignees where task_id = any(${ids}) order by task_id, created_at, user_id`),
+    () =>
+      queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_members where task_id = any(${ids}) order by task_id, created_at, user_id`),
+    () =>
+      queryRows<{ taskId: number; labelId: number }>(db, sql`select task_id as "taskId", label_id as "labelId" from task_labels where task_id = any(${ids}) order by task_id, created_at, label_id`),
+    () =>
+      queryRows<TaskRecord['list'][number]>(
+        db,
+        sql`select id, name, is_checked as "isChecked", task_id as "taskId", child_task_id as "childTaskId", "order"
+            from subtasks where task_id = any(${ids}) order by task_id, "order", id`,
+      ),
+    () =>
+      queryRows<{ taskId: number; parentId: number }>(
+        db,
+        sql`select child_task_id as "taskId", task_id as "parentId" from subtasks where child_task_id = any(${ids}) order by child_task_id, task_id`,
+      ),
+    () =>
+      queryRows<NonNullable<TaskRecord['cover']>>(
+        db,
+        sql`select id, height, width, picture_uid as "pictureUid", dominant_color as "dominantColor", task_id as "taskId" from task_covers where task_id = any(${ids})`,
+      ),
+    () =>
+      queryRows<TaskRecord['inspectors'][number] & { taskId: number }>(
+        db,
+        sql`select task_id as "taskId", user_id as "userId", status, comment, updated_at as "updatedAt"
+            from task_inspectors where task_id = any(${ids}) order by task_id, created_at, id`,
+      ),
+      // Existence only: one index probe per task instead of counting its messages.,
+    () =>
+      queryRows<{ taskId: number }>(
+        db,
+        sql`select u.id as "taskId" from unnest(${ids}) as u(id) where exists (select 1 from task_messages m where m.task_id = u.id)`,
+      ),
+    () =>
+      queryRows<{ taskId: number; hours: number }>(
+        db,
+        sql`select task_id as "taskId", sum(hours)::float8 as hours from time_records where task_id = any(${ids}) group by task_id`,
+      ),
+  ] as const);
 
   const stagesOf = groupBy(stages);
   const assigneesOf = groupBy(assignees);

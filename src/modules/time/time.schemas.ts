@@ -37,16 +37,16 @@ export const RecordParams = Type.Object({ recordId: Id('time record id') });
 export const TimerParams = Type.Object({ timerId: Id('timer id') });
 export const ProjectParams = Type.Object({ projectId: Id('project id') });
 
-export const RecordsQuery = Type.Composite([
-  Type.Object({
-    taskId: Type.Optional(Id('only records of this task')),
-    userId: Type.Optional(Id('only records of this user')),
-    projectId: Type.Optional(Id('only records of tasks in this project')),
-    dateFrom: Type.Optional(DateOnly('records on or after this day')),
-    dateTo: Type.Optional(DateOnly('records on or before this day')),
-  }),
-  Paging(),
-]);
+const paging = Paging().properties;
+
+export const RecordsQuery = Type.Object({
+  taskId: Type.Optional(Id('only records of this task')),
+  userId: Type.Optional(Id('only records of this user')),
+  projectId: Type.Optional(Id('only records of tasks in this project')),
+  dateFrom: Type.Optional(DateOnly('records on or after this day')),
+  dateTo: Type.Optional(DateOnly('records on or before this day')),
+  ...paging,
+});
 export type RecordsQueryInput = Static<typeof RecordsQuery>;
 
 export const CreateRecordBody = Type.Object({
@@ -68,13 +68,14 @@ export const TaskWithHistoryResult = Type.Object({ task: TaskSchema, history: Hi
 
 const Running = Type.Boolean({ description: 'true: running timers only; false: stopped ones only; absent: both' });
 
-export const TimersQuery = Type.Composite([
-  Type.Object({ userId: Type.Optional(Id('whose timers (organization admins only for other users; default: all for admins, your own otherwise)')), running: Type.Optional(Running) }),
-  Paging(),
-]);
+export const TimersQuery = Type.Object({
+  userId: Type.Optional(Id('whose timers (organization admins only for other users; default: all for admins, your own otherwise)')),
+  running: Type.Optional(Running),
+  ...paging,
+});
 export type TimersQueryInput = Static<typeof TimersQuery>;
 
-export const ProjectTimersQuery = Type.Composite([Type.Object({ running: Type.Optional(Running) }), Paging()]);
+export const ProjectTimersQuery = Type.Object({ running: Type.Optional(Running), ...paging });
 export type ProjectTimersQueryInput = Static<typeof ProjectTimersQuery>;
 
 export const StartTimerBody = Type.Object({ taskId: Id('the task to time') });

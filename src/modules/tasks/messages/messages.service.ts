@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client.js';
+import type { Ctx } from '../../../platform/context.js';
+import { AppError } from '../../../platform/errors.js';
+import type { FileStore } from '../../../platform/files.js';
+import { deleteFileRow, recordFile, type ReceivedFile } from '../../files/files.service.js';
+import { storeMentions } from './mentions.js';
+import { authorizeChat, authorizeMessage } from './messages.policy.js';
+import { loadMessages } from './messages.presenter.js';
+import type { MessageDto, MessagesQueryInput, SendMessageInput } from './messages.schemas.js';
+
+/**
+ * The task chat. A message is not a task change: no history row, and the task is not stamped. The
+ * task's `hasMessages` is derived from these rows when the task is read (tasks.presenter).
+ */
+
+const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+
+async function loadOne(ctx: Ctx, messageId: number): Promise<MessageDto> {
+  return (await loadMessages(ctx.db, ctx.actor.organizationId, [messageId]))[0]!;
+}
+
+function requireContent(text: string, files: number): void {
+  if (files === 0 && text.trim() === '') {
+    throw new AppError('VALIDATION_FAILED', 'text must not be empty unless files are attached', [{ path: '/text', message: 'must not be empty' }]);
+  }
+}
+
+/** Newest first; `before` (a message id) pages back. `nextBefore` is set when older messages remain. */
+export async function listMessages(ctx: Ctx, taskId: number, query: MessagesQueryInput): Promise<{ items: MessageDto[]; total: number; nextBefore: number | null }> {
+  const { db, actor } = ctx;
+  await authorizeChat(db, actor, taskId, 'read');
+  const limit = query.limit ?? 50;
+  const pinned = query.pinned === undefined ? sql`` : sql`and pinned = ${query.pinned}`;
+  const [ids, [count]] = await Promise.all([
+    queryRows<{ id: number }>(
+      db,
+      sql`select id from task_messages where task_id = ${taskId} and organization_id = ${actor.organizationId} ${pinned}
+            ${query.before === undefined ? sql`` : sql`and id < ${query.before}`}
+          order by id desc limit ${limit + 1}`,
+    ),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from task_messages where task_id = ${taskId} and organization_id = ${actor.organizationId} ${pinned}`),
+  ]);
+  const page = ids.slice(0, limit).map((r) => Number(r.id));
+  return { items: await loadMessages(db, actor.organizationId, page), total: Number(count?.n ?? 0), nextBefore: ids.length > limit ? page.at(-1)! : null };
+}
+
+/**
+ * Authorizes a send before its files are streamed, so a refused caller never stores a blob. The
+ * send itself authorizes again inside its transaction.
+ */
+export async function authorizeSend(ctx: Ctx, taskId: number): Promise<void> {
+  await authorizeChat(ctx.db, ctx.actor, taskId, 'send');
+}
+
+/**
+ * Posts a message. Files come either uploaded with it (multipart, recorded here in the transaction
+ * as the task space's attachments) or as `fileIds` of files the caller uploaded earlier.
+ */
+export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, input: SendMessageInput, uploads: ReceivedFile[] = []): Promise<MessageDto> {
+  const { db, actor } = ctx;
+  await authorizeChat(db, actor, taskId, 'send');
+  const fileIds = input.fileIds ?? [];
+  requireContent(input.text, uploads.length + fileIds.length);
+  if (input.replyToId != null) {
+    const [target] = await queryRows<{ id: number }>(db, sql`select id from task_messages where id = ${input.replyToId} and task_id = ${taskId}`);
+    if (!target) throw new AppError('VALIDATION_FAILED', 'replyToId must name a message of this task', [{ path: '/replyToId', message: 'is not a message of this task' }]);
+  }
+  if (fileIds.length > 0) {
+    const own = await queryRows<{ id: number }>(
+      db,
+      sql`select id from files where id = any(${idArray(fileIds)}) and organization_id = ${actor.organizationId} and uploader_id = ${actor.userId}`,
+    );
+    const found = new Set(own.map((r) => Number(r.id)));
+    const missing = fileIds.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new AppError('VALIDATION_FAILED', `fileIds: file ${missing.join(', ')} is not one you uploaded`, [{ path: '/fileIds', message: 'must name files the caller uploaded' }]);
+    }
+  }
+
+  const [row] = await queryRows<{ id: number }>(
+    db,
+    sql`insert into task_messages (organization_id, task_id, author_id, text, reply_to_id)
+        values (${actor.organizationId}, ${taskId}, ${actor.userId}, ${input.text}, ${input.replyToId ?? null})
+        returning id`,
+  );
+  const messageId = Number(row!.id);
+  const uploaded: number[] = [];
+  if (uploads.length > 0) {
+    // Uploads belong to the task's (home) space: its readers may download them.
+    const [task] = await queryRows<{ spaceId: number }>(db, sql`select space_id as "spaceId" from tasks where id = ${taskId}`);
+    for (const file of uploads) {
+      uploaded.push((await recordFile(ctx, store, file, { purpose: 'attachment', organizationId: actor.organizationId, spaceId: Number(task!.spaceId) })).id);
+    }
+  }
+  const attached = [...uploaded, ...fileIds];
+  if (attached.length > 0) {
+    await db.execute(
+      sql`insert into message_attachments (organization_id, message_id, file_id, position)
+          select ${actor.organizationId}, ${messageId}, f.id, (f.n - 1)::int from unnest(${idArray(attached)}) with ordinality as f(id, n)`,
+    );
+  }
+  await storeMentions(ctx, taskId, messageId, input.text, false);
+  return loadOne(ctx, messageId);
+}
+
+/** The author rewrites the text; mentions follow the new text. */
+export async function editMessageText(ctx: Ctx, taskId: number, messageId: number, text: string): Promise<MessageDto> {
+  const { db, actor } = ctx;
+  await authorizeMessage(db, actor, taskId, messageId, 'edit');
+  const [files] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from message_attachments where message_id = ${messageId}`);
+  requireContent(text, Number(files?.n ?? 0));
+  await db.execute(sql`update task_messages set text = ${text}, edited_at = now(), updated_at = now() where id = ${messageId}`);
+  await storeMentions(ctx, taskId, messageId, text, true);
+  return loadOne(ctx, messageId);
+}
+
+/**
+ * Deletes a message with its reactions and mentions. Files uploaded with it go too (after commit,
+ * the blobs) unless another message also carries them; files attached by id stay where they were.
+ * Replies keep their text and lose the link.
+ */
+export async function deleteMessage(ctx: Ctx, store: FileStore, taskId: number, messageId: number): Promise<void> {
+  const { db, actor } = ctx;
+  await authorizeMessage(db, actor, taskId, messageId, 'delete');
+  const own = await queryRows<{ id: number }>(
+    db,
+    sql`select f.id from message_attachments a join files f on f.id = a.file_id
+        where a.message_id = ${messageId} and f.purpose = 'attachment'
+          and not exists (select 1 from message_attachments b where b.file_id = f.id and b.message_id <> ${messageId})`,
+  );
+  await db.execute(sql`delete from task_messages where id = ${messageId}`);
+  // At most FILES_MAX rows: one call each keeps blob removal in the files module.
+  for (const file of own) await deleteFileRow(ctx, store, Number(file.id));
+}
+
+export async function setMessagePinned(ctx: Ctx, taskId: number, messageId: number, pinned: boolean): Promise<MessageDto> {
+  const { db, actor } = ctx;
+  await authorizeMessage(db, actor, taskId, messageId, 'pin');
+  await db.execute(sql`update task_messages set pinned = ${pinned}, updated_at = now() where id = ${messageId} and pinned <> ${pinned}`);
+  return loadOne(ctx, messageId);
+}
