@@ -3,12 +3,11 @@ import { queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { compact, lockOrder, writeOrder, type OrderedScope } from '../../platform/ordering.js';
+import { HISTORY } from '../tasks/history/history.service.js';
 
 // The task_stages changes column operations need (create with tasks, delete with moveTasksTo, move to
 // another project). The tasks module owns single-task moves; these are set-based, a few statements
 // for any number of tasks, and write the history row (type 3, moved) for each task they touch.
-
-const MOVED = 3;
 
 export const columnScope = (stageId: number): OrderedScope => ({ table: 'task_stages', key: 'task_id', where: sql`stage_id = ${stageId}` });
 
@@ -67,7 +66,7 @@ export async function moveTasksToStage(ctx: Ctx, input: { projectId: number; sta
   await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(moving)}::bigint[])`);
   await db.execute(sql`
     insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
-    select t.organization_id, t.id, ${actor.userId}, ${MOVED}, ${`moved to column "${target.name}"`}, ${target.projectName}, t.name
+    select t.organization_id, t.id, ${actor.userId}, ${HISTORY.moved}, ${`moved to column "${target.name}"`}, ${target.projectName}, t.name
     from tasks t where t.id = any(${idArray(moving)}::bigint[])
     order by array_position(${idArray(moving)}::bigint[], t.id)`);
   for (const stageId of sources) await compact(db, columnScope(stageId));
@@ -114,7 +113,7 @@ export async function carryStageTasks(
     from task_stages ts where ts.task_id = t.id and ts.stage_id = ${input.stageId}`);
   await db.execute(sql`
     insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
-    select t.organization_id, t.id, ${actor.userId}, ${MOVED}, ${`moved with column "${input.stageName}" to project "${input.target.name}"`}, ${input.target.name}, t.name
+    select t.organization_id, t.id, ${actor.userId}, ${HISTORY.moved}, ${`moved with column "${input.stageName}" to project "${input.target.name}"`}, ${input.target.name}, t.name
     from tasks t where t.id = any(${idArray(ids)}::bigint[])
     order by array_position(${idArray(ids)}::bigint[], t.id)`);
   return ids;

@@ -8,7 +8,7 @@ import { loadTaskRecords, presentTask } from '../tasks.presenter.js';
 import type { TaskDto } from '../tasks.schemas.js';
 import { authorizeUserHistory, readableTaskIds, readableTasksCondition, requireOrganizationUser } from './actions.policy.js';
 import { TASK_PAGE, type CountsDto, type HistoryQueryDto, type TaskFilterQuery } from './actions.schemas.js';
-import { assignedTo, dateRange, inProject, inSpace, participating, statusIn, today, within } from './filters.js';
+import { assignedTo, dateRange, inProject, inSpace, participating, statusIn, today, within } from '../filters.js';
 
 export interface Page<T> {
   items: T[];

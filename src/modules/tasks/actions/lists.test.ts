@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp, type TestKit } from '../../../test/app.js';
 import { commonCases } from '../../../test/common-cases.js';
 import { boardWithRoles, expectTaskForm, tasksIn } from '../tasks.fixtures.js';
-import { today } from './filters.js';
+import { today } from '../filters.js';
 
 const t = useTestApp();
 const ids = (res: { json(): unknown }) => (res.json() as Array<{ id: number }>).map((k) => k.id);

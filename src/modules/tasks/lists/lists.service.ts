@@ -5,33 +5,23 @@ import { authorizeProjectTasks, authorizeSpaceTasks } from '../tasks.policy.js';
 import { loadTaskRecords, presentTask } from '../tasks.presenter.js';
 import type { TaskDto } from '../tasks.schemas.js';
 import type { TaskListQuery } from './lists.schemas.js';
+import { assignedTo, dateRange, statusIn } from '../filters.js';
 
 /** board: tasks on the board; archived: the archive; closed: done and rejected tasks still on the board. */
 export type TaskView = 'board' | 'archived' | 'closed';
 
 export type TaskScope = { projectId: number } | { spaceId: number };
 
-const DAY_MS = 86_400_000;
-const isDateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
-
 // The date each view filters on: when a board task is due, when it was archived, when it closed.
 const DATE_COLUMN: Record<TaskView, SQL> = { board: sql`t.date_end`, archived: sql`t.archived_at`, closed: sql`t.date_status_changed` };
 
 function filters(view: TaskView, q: TaskListQuery): SQL[] {
-  const where: SQL[] = [view === 'archived' ? sql`t.archived_at is not null` : sql`t.archived_at is null`];
-  const statuses = q.statuses ? q.statuses.split(',').map(Number) : view === 'closed' ? [1, 2] : null;
-  if (statuses) where.push(sql`t.status = any(${`{${[...new Set(statuses)].join(',')}}`}::smallint[])`);
-  if (q.responsibleId !== undefined) where.push(sql`exists (select 1 from task_assignees a where a.task_id = t.id and a.user_id = ${q.responsibleId})`);
-  if (q.dateFrom !== undefined) where.push(sql`${DATE_COLUMN[view]} >= ${new Date(q.dateFrom).toISOString()}`);
-  if (q.dateTo !== undefined) {
-    // A bare date means the whole day (UTC); an instant is inclusive.
-    where.push(
-      isDateOnly(q.dateTo)
-        ? sql`${DATE_COLUMN[view]} < ${new Date(new Date(q.dateTo).getTime() + DAY_MS).toISOString()}`
-        : sql`${DATE_COLUMN[view]} <= ${new Date(q.dateTo).toISOString()}`,
-    );
-  }
-  return where;
+  return [
+    view === 'archived' ? sql`t.archived_at is not null` : sql`t.archived_at is null`,
+    ...statusIn(q.statuses ?? (view === 'closed' ? '1,2' : undefined)),
+    ...(q.responsibleId !== undefined ? [assignedTo(q.responsibleId)] : []),
+    ...dateRange(DATE_COLUMN[view], q.dateFrom, q.dateTo),
+  ];
 }
 
 const ORDER: Record<TaskView, SQL> = {

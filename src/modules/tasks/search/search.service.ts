@@ -3,7 +3,7 @@ import { queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { readableTasksCondition } from '../actions/actions.policy.js';
 import { TASK_PAGE } from '../actions/actions.schemas.js';
-import { inProject, inSpace, statusIn } from '../actions/filters.js';
+import { inProject, inSpace, statusIn } from '../filters.js';
 import { loadTaskRecords, presentTask } from '../tasks.presenter.js';
 import type { TaskDto } from '../tasks.schemas.js';
 import type { SearchQueryDto } from './search.schemas.js';

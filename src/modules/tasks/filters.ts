@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { AppError } from '../../../platform/errors.js';
+import { AppError } from '../../platform/errors.js';
 
 // Filters of the organization-wide task lists (routes.md's uniform names), as SQL conditions on
 // task `t`. Values are bound parameters; only the column names are written here.
