@@ -62,12 +62,14 @@ function groupBy<R extends { taskId: number }>(rows: R[]): Map<number, R[]> {
   return map;
 }
 
+type ChildKind = 'stage' | 'assignee' | 'member' | 'label' | 'subtask' | 'parent' | 'cover' | 'inspector' | 'message' | 'fact';
+
 /** Full task records for the given ids, in the order given; ids not in the organization are skipped. */
 export async function loadTaskRecords(db: Queryable, organizationId: number, taskIds: number[]): Promise<TaskRecord[]> {
   if (taskIds.length === 0) return [];
   // One array parameter for every query: the statement text stays the same whatever the count.
   const ids = sql`${`{${taskIds.join(',')}}`}::bigint[]`;
-  const [tasks, stages, assignees, members, labels, subtasks, parents, covers, inspectors, messages, fact] = await allOf(db, [
+  const [tasks, children] = await allOf(db, [
     () =>
       queryRows<TaskRow>(
         db,
@@ -77,52 +79,60 @@ export async function loadTaskRecords(db: Queryable, organizationId: number, tas
               coalesce(description, '') <> '' as "hasDescription", archived_at as "archivedAt", created_at as "createdAt", updated_at as "updatedAt"
             from tasks where id = any(${ids}) and organization_id = ${organizationId}`,
       ),
+    // Everything hanging off the tasks in ONE statement (a statement costs far more than its rows):
+    // each part tags its rows with a kind and keeps its own order in `seq`.
     () =>
-      queryRows<{ taskId: number; stageId: number; order: number | null; pinned: boolean; projectId: number }>(
+      queryRows<{ k: ChildKind; v: Record<string, unknown> }>(
         db,
-        sql`select ts.task_id as "taskId", ts.stage_id as "stageId", ts."order", ts.pinned, ts.project_id as "projectId"
-            from task_stages ts where ts.task_id = any(${ids}) order by ts.task_id, ts.pinned desc, ts.project_id`,
-      ),
-    () =>
-      queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_assignees where task_id = any(${ids}) order by task_id, created_at, user_id`),
-    () =>
-      queryRows<{ taskId: number; userId: number }>(db, sql`select task_id as "taskId", user_id as "userId" from task_members where task_id = any(${ids}) order by task_id, created_at, user_id`),
-    () =>
-      queryRows<{ taskId: number; labelId: number }>(db, sql`select task_id as "taskId", label_id as "labelId" from task_labels where task_id = any(${ids}) order by task_id, created_at, label_id`),
-    () =>
-      queryRows<TaskRecord['list'][number]>(
-        db,
-        sql`select id, name, is_checked as "isChecked", task_id as "taskId", child_task_id as "childTaskId", "order"
-            from subtasks where task_id = any(${ids}) order by task_id, "order", id`,
-      ),
-    () =>
-      queryRows<{ taskId: number; parentId: number }>(
-        db,
-        sql`select child_task_id as "taskId", task_id as "parentId" from subtasks where child_task_id = any(${ids}) order by child_task_id, task_id`,
-      ),
-    () =>
-      queryRows<NonNullable<TaskRecord['cover']>>(
-        db,
-        sql`select id, height, width, picture_uid as "pictureUid", dominant_color as "dominantColor", task_id as "taskId" from task_covers where task_id = any(${ids})`,
-      ),
-    () =>
-      queryRows<TaskRecord['inspectors'][number] & { taskId: number }>(
-        db,
-        sql`select task_id as "taskId", user_id as "userId", status, comment, updated_at as "updatedAt"
-            from task_inspectors where task_id = any(${ids}) order by task_id, created_at, id`,
-      ),
-      // Existence only: one index probe per task instead of counting its messages.,
-    () =>
-      queryRows<{ taskId: number }>(
-        db,
-        sql`select u.id as "taskId" from unnest(${ids}) as u(id) where exists (select 1 from task_messages m where m.task_id = u.id)`,
-      ),
-    () =>
-      queryRows<{ taskId: number; hours: number }>(
-        db,
-        sql`select task_id as "taskId", sum(hours)::float8 as hours from time_records where task_id = any(${ids}) group by task_id`,
+        sql`select k, v from (
+          select 'stage' as k, row_number() over (order by ts.task_id, ts.pinned desc, ts.project_id) as seq,
+                 json_build_object('taskId', ts.task_id, 'stageId', ts.stage_id, 'order', ts."order", 'pinned', ts.pinned, 'projectId', ts.project_id) as v
+            from task_stages ts where ts.task_id = any(${ids})
+          union all
+          select 'assignee', row_number() over (order by task_id, created_at, user_id), json_build_object('taskId', task_id, 'userId', user_id)
+            from task_assignees where task_id = any(${ids})
+          union all
+          select 'member', row_number() over (order by task_id, created_at, user_id), json_build_object('taskId', task_id, 'userId', user_id)
+            from task_members where task_id = any(${ids})
+          union all
+          select 'label', row_number() over (order by task_id, created_at, label_id), json_build_object('taskId', task_id, 'labelId', label_id)
+            from task_labels where task_id = any(${ids})
+          union all
+          select 'subtask', row_number() over (order by task_id, "order", id),
+                 json_build_object('id', id, 'name', name, 'isChecked', is_checked, 'taskId', task_id, 'childTaskId', child_task_id, 'order', "order")
+            from subtasks where task_id = any(${ids})
+          union all
+          select 'parent', row_number() over (order by child_task_id, task_id), json_build_object('taskId', child_task_id, 'parentId', task_id)
+            from subtasks where child_task_id = any(${ids})
+          union all
+          select 'cover', row_number() over (order by task_id),
+                 json_build_object('id', id, 'height', height, 'width', width, 'pictureUid', picture_uid, 'dominantColor', dominant_color, 'taskId', task_id)
+            from task_covers where task_id = any(${ids})
+          union all
+          select 'inspector', row_number() over (order by task_id, created_at, id),
+                 json_build_object('taskId', task_id, 'userId', user_id, 'status', status, 'comment', comment, 'updatedAt', updated_at)
+            from task_inspectors where task_id = any(${ids})
+          union all
+          -- Existence only: one index probe per task instead of counting its messages.
+          select 'message', row_number() over (order by u.id), json_build_object('taskId', u.id)
+            from unnest(${ids}) as u(id) where exists (select 1 from task_messages m where m.task_id = u.id)
+          union all
+          select 'fact', row_number() over (order by task_id), json_build_object('taskId', task_id, 'hours', sum(hours)::float8)
+            from time_records where task_id = any(${ids}) group by task_id
+        ) parts order by k, seq`,
       ),
   ] as const);
+  const part = <T>(kind: ChildKind) => children.filter((c) => c.k === kind).map((c) => c.v as T);
+  const stages = part<{ taskId: number; stageId: number; order: number | null; pinned: boolean; projectId: number }>('stage');
+  const assignees = part<{ taskId: number; userId: number }>('assignee');
+  const members = part<{ taskId: number; userId: number }>('member');
+  const labels = part<{ taskId: number; labelId: number }>('label');
+  const subtasks = part<TaskRecord['list'][number]>('subtask');
+  const parents = part<{ taskId: number; parentId: number }>('parent');
+  const covers = part<NonNullable<TaskRecord['cover']>>('cover');
+  const inspectors = part<TaskRecord['inspectors'][number] & { taskId: number }>('inspector');
+  const messages = part<{ taskId: number }>('message');
+  const fact = part<{ taskId: number; hours: number }>('fact');
 
   const stagesOf = groupBy(stages);
   const assigneesOf = groupBy(assignees);
