@@ -8,60 +8,26 @@ import { listTasks } from './lists.service.js';
 
 const TaskList = Type.Array(TaskSchema);
 
+// The project's three task lists differ only in their view, query and summary.
+const PROJECT_LISTS = [
+  { path: '', view: 'board', query: S.ProjectTasksQuery, summary: "A project's board: its tasks (not archived) by column and position" },
+  { path: '/archived', view: 'archived', query: S.ArchivedTasksQuery, summary: "A project's archived tasks, last archived first" },
+  { path: '/closed', view: 'closed', query: S.ClosedTasksQuery, summary: "A project's finished and rejected tasks (not archived), last closed first" },
+] as const;
+
 export default async function taskListRoutes(app: App): Promise<void> {
-  app.get(
-    '/projects/:projectId/tasks',
-    {
-      schema: {
-        tags: ['Projects'],
-        summary: "A project's board: its tasks (not archived) by column and position",
-        params: S.ProjectParams,
-        querystring: S.ProjectTasksQuery,
-        response: { 200: TaskList },
+  for (const list of PROJECT_LISTS) {
+    app.get(
+      `/projects/:projectId/tasks${list.path}`,
+      { schema: { tags: ['Projects'], summary: list.summary, params: S.ProjectParams, querystring: list.query, response: { 200: TaskList } } },
+      async (request, reply) => {
+        const query = request.query as S.TaskListQuery;
+        const result = await read(app, request, (ctx) => listTasks(ctx, { projectId: request.params.projectId }, list.view, query));
+        setPageHeaders(request, reply, result.total, pageOf(query, 1000));
+        return result.items;
       },
-    },
-    async (request, reply) => {
-      const result = await read(app, request, (ctx) => listTasks(ctx, { projectId: request.params.projectId }, 'board', request.query));
-      setPageHeaders(request, reply, result.total, pageOf(request.query, 1000));
-      return result.items;
-    },
-  );
-
-  app.get(
-    '/projects/:projectId/tasks/archived',
-    {
-      schema: {
-        tags: ['Projects'],
-        summary: "A project's archived tasks, last archived first",
-        params: S.ProjectParams,
-        querystring: S.ArchivedTasksQuery,
-        response: { 200: TaskList },
-      },
-    },
-    async (request, reply) => {
-      const result = await read(app, request, (ctx) => listTasks(ctx, { projectId: request.params.projectId }, 'archived', request.query));
-      setPageHeaders(request, reply, result.total, pageOf(request.query, 1000));
-      return result.items;
-    },
-  );
-
-  app.get(
-    '/projects/:projectId/tasks/closed',
-    {
-      schema: {
-        tags: ['Projects'],
-        summary: "A project's finished and rejected tasks (not archived), last closed first",
-        params: S.ProjectParams,
-        querystring: S.ClosedTasksQuery,
-        response: { 200: TaskList },
-      },
-    },
-    async (request, reply) => {
-      const result = await read(app, request, (ctx) => listTasks(ctx, { projectId: request.params.projectId }, 'closed', request.query));
-      setPageHeaders(request, reply, result.total, pageOf(request.query, 1000));
-      return result.items;
-    },
-  );
+    );
+  }
 
   app.get(
     '/spaces/:spaceId/tasks',
