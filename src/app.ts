@@ -12,6 +12,8 @@ import { registerOpenApi } from './platform/openapi.js';
 import { registerValidation } from './platform/validation.js';
 import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
+import { EventBus } from './platform/event-bus.js';
+import { startJobs, stopJobs } from './platform/jobs.js';
 import { modules } from './modules/index.js';
 
 declare module 'fastify' {
@@ -19,6 +21,7 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     files: FileStore;
+    events: EventBus;
   }
 }
 
@@ -62,7 +65,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('files', new FileStore(config.filesDir));
+  const events = new EventBus();
+  app.decorate('events', events);
+  // Hooks run in reverse order on close: jobs stop and the listener closes before the database does.
   if (!options.database) app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => events.close());
+  app.addHook('onClose', async () => stopJobs(app));
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -89,5 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   for (const mod of modules) await app.register(mod);
   await app.ready();
+  if (config.databaseUrl) await events.listenAcrossInstances(config.databaseUrl, app.log);
+  if (config.jobsEnabled) startJobs(app);
   return app;
 }

@@ -25,6 +25,16 @@ export interface Config {
   apiRateLimitPerMinute: number;
   /** Emails of service operators (may read reviews). */
   operatorEmails: string[];
+  /** Run periodic jobs (due dates, webhook deliveries, event pruning) in this process. */
+  jobsEnabled: boolean;
+  /** How long real-time clients can resume from a past event id. */
+  eventsReplayMinutes: number;
+  /** How long the change log keeps events (webhook deliveries and notifications refer to them). */
+  eventsRetentionDays: number;
+  /** Interval of real-time heartbeats (WebSocket ping, SSE comment). */
+  realtimeHeartbeatMs: number;
+  /** A real-time client with more than this many bytes not yet sent is disconnected. */
+  realtimeMaxBufferedBytes: number;
   /** Applied by tests: skip migrations because the database image is already migrated. */
   skipMigrations: boolean;
 }
@@ -63,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
     operatorEmails: (env.OPERATOR_EMAILS || '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    jobsEnabled: (env.JOBS_ENABLED ?? 'true') !== 'false',
+    eventsReplayMinutes: int(env, 'EVENTS_REPLAY_MINUTES', 10, 1),
+    eventsRetentionDays: int(env, 'EVENTS_RETENTION_DAYS', 30, 1),
+    realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 25_000, 100),
+    realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
     skipMigrations: false,
     ...overrides,
   };

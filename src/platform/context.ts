@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/client.js';
 import { withTransaction } from '../db/tx.js';
 import { actorOf, type Actor } from './auth.js';
+import { flushEvents, openEventBuffer } from './events.js';
 
 /** What every use case receives: who acts, where to query, and what to do once the write commits. */
 export interface Ctx {
@@ -11,14 +12,42 @@ export interface Ctx {
   onRollback(fn: () => void | Promise<void>): void;
 }
 
+/** What a job's write receives: no actor, the organization it works in. */
+export type SystemCtx = Omit<Ctx, 'actor'> & { organizationId: number };
+
+/**
+ * One transaction that records its events: everything emitted is written to the change log just
+ * before commit, and the event bus is told after commit.
+ */
+function transact<T>(
+  app: FastifyInstance,
+  organizationId: number,
+  actorId: number | null,
+  log: FastifyBaseLogger,
+  fn: (hooks: Omit<Ctx, 'actor'>) => Promise<T>,
+): Promise<T> {
+  return withTransaction(
+    app.database.db,
+    async ({ tx, afterCommit, onRollback }) => {
+      openEventBuffer(tx, organizationId, actorId);
+      const result = await fn({ db: tx, afterCommit, onRollback });
+      const organizations = await flushEvents(tx, app.events.listeners, app.database.kind === 'postgres');
+      if (organizations.size > 0) afterCommit(() => app.events.committed(organizations));
+      return result;
+    },
+    (err) => log.error({ err }, 'after-commit handler failed'),
+  );
+}
+
 /** Runs a writing use case in one transaction as the request's actor. */
 export function write<T>(app: FastifyInstance, request: FastifyRequest, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   const actor = actorOf(request);
-  return withTransaction(
-    app.database.db,
-    ({ tx, afterCommit, onRollback }) => fn({ actor, db: tx, afterCommit, onRollback }),
-    (err) => request.log.error({ err }, 'after-commit handler failed'),
-  );
+  return transact(app, actor.organizationId, actor.userId, request.log, (hooks) => fn({ actor, ...hooks }));
+}
+
+/** Runs a write of the service itself (a scheduled job, a delivery worker): its events have no actor. */
+export function systemWrite<T>(app: FastifyInstance, organizationId: number, fn: (ctx: SystemCtx) => Promise<T>): Promise<T> {
+  return transact(app, organizationId, null, app.log, (hooks) => fn({ organizationId, ...hooks }));
 }
 
 /**

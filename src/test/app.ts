@@ -89,6 +89,7 @@ export function useTestApp(overrides: Partial<Config> = {}): TestKit {
         apiRateLimitPerMinute: 1_000_000,
         logLevel: 'info',
         skipMigrations: true,
+        jobsEnabled: false,
         ...overrides,
       },
     );

@@ -12,3 +12,6 @@ export * from './partners.js';
 export * from './timers.js';
 export * from './tables.js';
 export * from './messages.js';
+export * from './events.js';
+export * from './notifications.js';
+export * from './webhooks.js';

@@ -8,6 +8,7 @@ import { HISTORY, recordHistory } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
+import { emitTaskDeleted } from './tasks.events.js';
 import type { ColorTaskDto, CreateTaskInput, TaskDto } from './tasks.schemas.js';
 
 export interface TaskWithHistory {
@@ -140,6 +141,11 @@ export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
   await lockTasks(db, actor.organizationId, [taskId]);
   const stageIds = (await loadPlacements(db, [taskId])).get(taskId)!.map((r) => r.stageId);
   await lockColumns(db, actor.organizationId, stageIds);
-  await db.execute(sql`delete from tasks where id = ${taskId} and organization_id = ${actor.organizationId}`);
+  const [gone] = await queryRows<{ spaceId: number; projectId: number }>(
+    db,
+    sql`delete from tasks where id = ${taskId} and organization_id = ${actor.organizationId}
+        returning space_id as "spaceId", project_id as "projectId"`,
+  );
+  emitTaskDeleted(db, { id: taskId, spaceId: Number(gone!.spaceId), projectId: Number(gone!.projectId) });
   await compactColumns(db, stageIds);
 }

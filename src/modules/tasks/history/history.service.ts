@@ -3,6 +3,7 @@ import { queryRows, type Queryable } from '../../../db/client.js';
 import type { Actor } from '../../../platform/auth.js';
 import { iso } from '../../../platform/http.js';
 import type { HistoryDto } from './history.schemas.js';
+import { emitTaskHistory } from '../tasks.events.js';
 
 /** History `type` values of conventions.md (stable once published). */
 export const HISTORY = {
@@ -78,5 +79,8 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
           project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`,
   );
   const byTask = new Map(rows.map((r) => [Number(r.taskId), r]));
-  return entries.map((e) => presentHistory(byTask.get(e.taskId)!));
+  const history = entries.map((e) => presentHistory(byTask.get(e.taskId)!));
+  // Every task change writes one history record, so this is where its event is emitted.
+  emitTaskHistory(db, history);
+  return history;
 }

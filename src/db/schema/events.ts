@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { ref, ts } from './columns.js';
+import { organizations } from './organizations.js';
+
+/**
+ * The change log: one row per committed change, written in the change's transaction. `id` grows by
+ * one per organization without gaps (taken from event_counters under its row lock, which also makes
+ * commit order equal id order), so a client that knows the last id it saw can resume exactly.
+ * Resource ids are plain numbers, not foreign keys: the log outlives what it describes.
+ */
+export const events = pgTable(
+  'events',
+  {
+    organizationId: ref('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    id: bigint('id', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    spaceId: ref('space_id'),
+    projectId: ref('project_id'),
+    taskId: ref('task_id'),
+    actorId: ref('actor_id'),
+    // Set for events meant for one user only (notification.*): nobody else receives them.
+    userId: ref('user_id'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    payload: jsonb('payload').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), index('events_at_idx').on(t.at)],
+);
+
+/** The last event id of each organization; its row lock orders the organization's writers. */
+export const eventCounters = pgTable('event_counters', {
+  organizationId: ref('organization_id').primaryKey().references(() => organizations.id, { onDelete: 'cascade' }),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+});
+
+/** When each periodic job last ran, so that several instances run it once per period between them. */
+export const scheduledJobs = pgTable('scheduled_jobs', {
+  name: text('name').primaryKey(),
+  lastRunAt: ts('last_run_at'),
+});

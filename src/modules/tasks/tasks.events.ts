@@ -1,0 +1,67 @@
+import type { Queryable } from '../../db/client.js';
+import { emit, type Completer, type EventType } from '../../platform/events.js';
+import type { HistoryDto } from './history/history.schemas.js';
+import { loadTaskRecords, presentTask } from './tasks.presenter.js';
+
+/**
+ * task.* events: `{task: Task(full), history, changes}` (routes.md). The task form is loaded once
+ * for every task event of the transaction, at commit time, so it shows the final state.
+ */
+export const taskPayload: Completer = {
+  name: 'task',
+  async complete(db, organizationId, events) {
+    const ids = [...new Set(events.map((e) => e.taskId!))];
+    const records = new Map((await loadTaskRecords(db, organizationId, ids)).map((r) => [Number(r.id), r]));
+    for (const event of events) {
+      const record = records.get(event.taskId!);
+      // Changed, then deleted in the same transaction: the deletion is the event that counts.
+      if (!record) {
+        event.dropped = true;
+        continue;
+      }
+      const home = record.stages.find((s) => s.pinned) ?? record.stages[0];
+      event.spaceId = Number(record.spaceId);
+      event.projectId = home ? Number(home.projectId) : null;
+      event.payload = { task: presentTask(record), ...(event.payload as object) };
+    }
+  },
+};
+
+// History type (conventions.md) → event type and the fields it changed.
+const BY_HISTORY: Record<number, { type: EventType; changes: string[] }> = {
+  0: { type: 'task.created', changes: [] },
+  1: { type: 'task.updated', changes: ['name'] },
+  2: { type: 'task.updated', changes: ['description'] },
+  3: { type: 'task.moved', changes: ['stages'] },
+  4: { type: 'task.updated', changes: ['status'] },
+  5: { type: 'task.updated', changes: ['dates'] },
+  6: { type: 'task.updated', changes: ['importance'] },
+  7: { type: 'task.updated', changes: ['color'] },
+  8: { type: 'task.updated', changes: ['responsibleUserId'] },
+  9: { type: 'task.updated', changes: ['members'] },
+  10: { type: 'task.updated', changes: ['tags'] },
+  11: { type: 'task.updated', changes: ['list'] },
+  12: { type: 'task.updated', changes: ['cover'] },
+  13: { type: 'task.updated', changes: ['planTime'] },
+  14: { type: 'task.updated', changes: ['factTime'] },
+  15: { type: 'task.updated', changes: ['inspectors'] },
+  16: { type: 'task.archived', changes: ['archived'] },
+  17: { type: 'task.restored', changes: ['archived'] },
+  18: { type: 'task.updated', changes: ['commits'] },
+  19: { type: 'task.updated', changes: ['hasMessages'] },
+  20: { type: 'task.duplicated', changes: [] },
+  21: { type: 'task.updated', changes: ['status', 'blockReason'] },
+};
+
+/** One event per history record: every task change writes exactly one, so none is missed. */
+export function emitTaskHistory(db: Queryable, history: HistoryDto[]): void {
+  for (const h of history) {
+    const kind = BY_HISTORY[h.type] ?? { type: 'task.updated' as const, changes: [] };
+    emit(db, { type: kind.type, taskId: h.taskId, payload: { history: h, changes: kind.changes }, completer: taskPayload });
+  }
+}
+
+/** A task deleted for good: `{id}`, with where it was (read before the delete). */
+export function emitTaskDeleted(db: Queryable, task: { id: number; spaceId: number | null; projectId: number | null }): void {
+  emit(db, { type: 'task.deleted', taskId: task.id, spaceId: task.spaceId, projectId: task.projectId, payload: { id: task.id } });
+}

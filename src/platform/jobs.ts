@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../db/client.js';
+
+/**
+ * Periodic work of the service. An `exclusive` job runs once per interval across every instance on
+ * the database: each run first claims its period with one conditional UPDATE, which only one
+ * instance can win. Other jobs (queue workers) run everywhere and share work with row locks.
+ */
+export interface Job {
+  name: string;
+  intervalMs: number;
+  exclusive: boolean;
+  run(app: FastifyInstance): Promise<void>;
+}
+
+interface JobState {
+  jobs: Map<string, Job>;
+  timers: NodeJS.Timeout[];
+  running: Set<Promise<unknown>>;
+  stopped: boolean;
+}
+
+const states = new WeakMap<FastifyInstance, JobState>();
+
+function stateOf(app: FastifyInstance): JobState {
+  let state = states.get(app);
+  if (!state) states.set(app, (state = { jobs: new Map(), timers: [], running: new Set(), stopped: false }));
+  return state;
+}
+
+export function registerJob(app: FastifyInstance, job: Job): void {
+  stateOf(app).jobs.set(job.name, job);
+}
+
+/** Claims this period of an exclusive job; false when another run (here or elsewhere) has it. */
+async function claim(app: FastifyInstance, job: Job): Promise<boolean> {
+  const db = app.database.db;
+  await db.execute(sql`insert into scheduled_jobs (name) values (${job.name}) on conflict do nothing`);
+  const won = await queryRows(
+    db,
+    sql`update scheduled_jobs set last_run_at = now()
+        where name = ${job.name} and (last_run_at is null or last_run_at <= now() - make_interval(secs => ${job.intervalMs / 1000}))
+        returning name`,
+  );
+  return won.length > 0;
+}
+
+/**
+ * Runs a job now (tests, and the timers below). An exclusive job runs only if its period is free,
+ * unless `force`; answers whether it ran.
+ */
+export async function runJob(app: FastifyInstance, name: string, options: { force?: boolean } = {}): Promise<boolean> {
+  const state = stateOf(app);
+  const job = state.jobs.get(name);
+  if (!job) throw new Error(`no job named ${name}`);
+  if (job.exclusive && !options.force && !(await claim(app, job))) return false;
+  const run = job.run(app);
+  state.running.add(run);
+  try {
+    await run;
+  } finally {
+    state.running.delete(run);
+  }
+  return true;
+}
+
+export function startJobs(app: FastifyInstance): void {
+  const state = stateOf(app);
+  for (const job of state.jobs.values()) {
+    let busy = false;
+    const tick = () => {
+      if (busy || state.stopped) return;
+      busy = true;
+      runJob(app, job.name)
+        .catch((err: unknown) => app.log.error({ err, job: job.name }, 'job failed'))
+        .finally(() => (busy = false));
+    };
+    const timer = setInterval(tick, job.intervalMs);
+    timer.unref();
+    state.timers.push(timer);
+  }
+}
+
+export async function stopJobs(app: FastifyInstance): Promise<void> {
+  const state = stateOf(app);
+  state.stopped = true;
+  for (const timer of state.timers) clearInterval(timer);
+  state.timers = [];
+  await Promise.allSettled([...state.running]);
+}
