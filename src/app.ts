@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
@@ -13,6 +14,7 @@ import { registerValidation } from './platform/validation.js';
 import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
 import { EventBus } from './platform/event-bus.js';
+import { EventHub } from './platform/realtime.js';
 import { startJobs, stopJobs } from './platform/jobs.js';
 import { modules } from './modules/index.js';
 
@@ -22,6 +24,7 @@ declare module 'fastify' {
     database: Database;
     files: FileStore;
     events: EventBus;
+    realtime: EventHub;
   }
 }
 
@@ -70,6 +73,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Hooks run in reverse order on close: jobs stop and the listener closes before the database does.
   if (!options.database) app.addHook('onClose', async () => database.close());
   app.addHook('onClose', async () => events.close());
+  const hub = new EventHub(
+    database.db,
+    { replayMinutes: config.eventsReplayMinutes, maxBufferedBytes: config.realtimeMaxBufferedBytes, sweepMs: config.realtimeHeartbeatMs },
+    (err) => app.log.error({ err }, 'real-time delivery failed'),
+  );
+  app.decorate('realtime', hub);
+  events.onCommitted((organizations) => hub.wake(organizations));
+  // Before the server waits for open connections to end: real-time clients are told to go.
+  app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => stopJobs(app));
 
   app.addHook('onSend', async (request, reply) => {
@@ -93,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     allowList: (request) => request.url === '/health' || request.url === '/ready',
   });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerAuthentication(app, database.db, config.sessionTtlDays);
 
   for (const mod of modules) await app.register(mod);

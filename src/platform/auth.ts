@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No credential needed (register, login, public pages, health, docs). */
     public?: boolean;
+    /** The credential may come later, inside the connection (a browser's WebSocket first frame). */
+    deferredCredential?: boolean;
   }
 }
 
@@ -105,6 +107,8 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlD
   app.addHook('onRequest', async (request) => {
     // Unknown routes answer 404, not 401: there is nothing to authenticate for.
     if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    // Such a route authenticates inside the connection and answers a bad credential its own way.
+    if (request.routeOptions.config.deferredCredential) return;
     const credential = credentialOf(request);
     if (!credential) throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
     request.actor = await resolveActor(db, credential, sessionTtlDays);

@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client.js';
+
+interface Listener {
+  userId: number;
+  credentialHash: string;
+}
+
+interface Target {
+  spaceId: number | null;
+  projectId: number | null;
+  userId: number | null;
+}
+
+/** Who, among the connected users of one organization, may read what — as of now. */
+export interface Audience {
+  /** The credential is live and the user still an active member of the organization. */
+  valid(listener: Listener): boolean;
+  mayRead(listener: Listener, event: Target): boolean;
+}
+
+const ids = (values: Iterable<number>) => `{${[...values].join(',')}}`;
+
+/**
+ * Reads, with four set-based queries whatever the number of connections and events: live
+ * credentials, organization memberships, space memberships of the connected users, and the spaces
+ * of the events' projects (home and linked), the same rules as platform/access.ts.
+ */
+export async function audienceOf(db: Db, organizationId: number, listeners: Listener[], projectIds: number[]): Promise<Audience> {
+  const users = new Set(listeners.map((l) => l.userId));
+  // Hex digests: safe inside an array literal.
+  const hashes = [...new Set(listeners.map((l) => l.credentialHash))];
+  const [live, members, spaces, projectSpaces] = await Promise.all([
+    queryRows<{ hash: string }>(
+      db,
+      sql`select token_hash as hash from sessions where token_hash = any(${`{${hashes.join(',')}}`}::text[]) and revoked_at is null and expires_at > now()
+          union all
+          select token_hash from api_tokens where token_hash = any(${`{${hashes.join(',')}}`}::text[]) and revoked_at is null
+            and (expires_at is null or expires_at > now())`,
+    ),
+    queryRows<{ userId: number; role: string }>(
+      db,
+      sql`select user_id as "userId", role from organization_members
+          where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[]) and active and deleted_at is null`,
+    ),
+    queryRows<{ userId: number; spaceId: number }>(
+      db,
+      sql`select user_id as "userId", space_id as "spaceId" from space_members
+          where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[])`,
+    ),
+    projectIds.length === 0
+      ? Promise.resolve([])
+      : queryRows<{ projectId: number; spaceId: number }>(
+          db,
+          sql`select id as "projectId", space_id as "spaceId" from projects
+              where organization_id = ${organizationId} and id = any(${ids(projectIds)}::bigint[]) and deleted_at is null
+              union all
+              select ps.project_id, ps.space_id from project_spaces ps join projects p on p.id = ps.project_id
+              where p.organization_id = ${organizationId} and ps.project_id = any(${ids(projectIds)}::bigint[]) and p.deleted_at is null`,
+        ),
+  ]);
+  const liveHashes = new Set(live.map((r) => r.hash));
+  const roleOf = new Map(members.map((m) => [Number(m.userId), m.role]));
+  const spacesOf = new Map<number, Set<number>>();
+  for (const r of spaces) {
+    const set = spacesOf.get(Number(r.userId)) ?? new Set<number>();
+    set.add(Number(r.spaceId));
+    spacesOf.set(Number(r.userId), set);
+  }
+  const homesOf = new Map<number, number[]>();
+  for (const r of projectSpaces) homesOf.set(Number(r.projectId), [...(homesOf.get(Number(r.projectId)) ?? []), Number(r.spaceId)]);
+
+  return {
+    valid: (l) => liveHashes.has(l.credentialHash) && roleOf.has(l.userId),
+    mayRead(l, e) {
+      if (e.userId !== null) return e.userId === l.userId;
+      const role = roleOf.get(l.userId);
+      if (!role) return false;
+      const orgWide = role === 'owner' || role === 'admin';
+      const mine = spacesOf.get(l.userId);
+      if (e.projectId !== null && homesOf.has(e.projectId)) return orgWide || homesOf.get(e.projectId)!.some((s) => mine?.has(s) ?? false);
+      // A project that is gone (deleted, in the trash) is judged by the space it was in.
+      if (e.spaceId !== null) return orgWide || (mine?.has(e.spaceId) ?? false);
+      if (e.projectId !== null) return orgWide;
+      return true;
+    },
+  };
+}

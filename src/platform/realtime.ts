@@ -1,0 +1,235 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client.js';
+import { matchesTypes } from './event-types.js';
+import type { EventEnvelope } from './events.js';
+import { audienceOf, type Audience } from './realtime-audience.js';
+
+/** What a connection asked for: ids and types narrow, empty or absent lists do not. */
+export interface Subscription {
+  id: number;
+  spaceIds?: number[];
+  projectIds?: number[];
+  taskIds?: number[];
+  types?: string[];
+}
+
+/** One real-time connection (WebSocket or SSE) as the hub sees it. */
+export interface Subscriber {
+  userId: number;
+  organizationId: number;
+  /** SHA-256 of the credential, re-checked so a revoked one is cut off. */
+  credentialHash: string;
+  /** The last event id this connection has been given (or passed over). */
+  cursor: number;
+  /** null: everything the user may read (SSE without filters); []: nothing yet (WebSocket before subscribe). */
+  subscriptions: Subscription[] | null;
+  send(envelope: EventEnvelope): void;
+  control(frame: Record<string, unknown>): void;
+  close(code: number, reason: string): void;
+  /** Bytes queued for the client but not yet written: the back-pressure measure. */
+  buffered(): number;
+}
+
+export interface HubOptions {
+  replayMinutes: number;
+  maxBufferedBytes: number;
+  sweepMs: number;
+  batch?: number;
+}
+
+interface EventRow {
+  id: number;
+  type: string;
+  spaceId: number | null;
+  projectId: number | null;
+  taskId: number | null;
+  actorId: number | null;
+  userId: number | null;
+  at: Date | string;
+  payload: unknown;
+}
+
+export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_SLOW_CONSUMER = 4008;
+
+/**
+ * Fans the change log out to connected clients. Commits only wake it; it always reads the log
+ * itself, from each connection's cursor, so a client gets every event once and in id order however
+ * the wake-ups arrive (local commit, another instance's NOTIFY, the periodic sweep). Who may read an
+ * event is decided when it is delivered, from current memberships, not when it was written.
+ */
+export class EventHub {
+  private readonly byOrg = new Map<number, Set<Subscriber>>();
+  private readonly draining = new Map<number, Promise<void>>();
+  private readonly again = new Set<number>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly batch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: HubOptions,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.batch = options.batch ?? 500;
+    this.timer = setInterval(() => void this.sweep().catch(onError), options.sweepMs);
+    this.timer.unref();
+  }
+
+  get connections(): number {
+    let n = 0;
+    for (const set of this.byOrg.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Starts a connection from `lastEventId` (resume) or from now. A resume point older than the
+   * replay window, or one the log no longer holds, gets `resync` and continues from now.
+   */
+  async start(sub: Subscriber, lastEventId: number | null): Promise<void> {
+    const org = sub.organizationId;
+    const [head] = await queryRows<{ lastId: number }>(
+      this.db,
+      sql`select last_id as "lastId" from event_counters where organization_id = ${org}`,
+    );
+    const headId = Number(head?.lastId ?? 0);
+    sub.cursor = headId;
+    if (lastEventId !== null && lastEventId !== headId) {
+      const [next] = lastEventId < headId
+        ? await queryRows<{ fresh: boolean }>(
+            this.db,
+            sql`select at >= now() - make_interval(mins => ${this.options.replayMinutes}) as fresh
+                from events where organization_id = ${org} and id = ${lastEventId + 1}`,
+          )
+        : [];
+      if (next?.fresh) sub.cursor = lastEventId;
+      else sub.control({ type: 'resync', lastEventId: headId });
+    }
+    let set = this.byOrg.get(org);
+    if (!set) this.byOrg.set(org, (set = new Set()));
+    set.add(sub);
+    this.wake([org]);
+  }
+
+  stop(sub: Subscriber): void {
+    const set = this.byOrg.get(sub.organizationId);
+    set?.delete(sub);
+    if (set?.size === 0) this.byOrg.delete(sub.organizationId);
+  }
+
+  wake(organizationIds: Iterable<number>): void {
+    for (const org of organizationIds) {
+      if (!this.byOrg.has(org)) continue;
+      if (this.draining.has(org)) {
+        this.again.add(org);
+        continue;
+      }
+      const run = this.drain(org)
+        .catch(this.onError)
+        .finally(() => {
+          this.draining.delete(org);
+          if (this.again.delete(org)) this.wake([org]);
+        });
+      this.draining.set(org, run);
+    }
+  }
+
+  /** Waits until every wake-up so far has been handled (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.draining.size > 0) await Promise.allSettled([...this.draining.values()]);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const set of this.byOrg.values()) for (const sub of set) sub.close(1001, 'server shutting down');
+    this.byOrg.clear();
+  }
+
+  /**
+   * Periodically: cut off connections whose credential or membership has gone even when no event
+   * arrives, and catch up organizations whose events did not wake us (a lost NOTIFY).
+   */
+  private async sweep(): Promise<void> {
+    const orgs = [...this.byOrg.keys()];
+    if (orgs.length === 0) return;
+    const heads = await queryRows<{ org: number; lastId: number }>(
+      this.db,
+      sql`select organization_id as org, last_id as "lastId" from event_counters where organization_id = any(${`{${orgs.join(',')}}`}::bigint[])`,
+    );
+    const headOf = new Map(heads.map((h) => [Number(h.org), Number(h.lastId)]));
+    for (const org of orgs) {
+      const subs = [...(this.byOrg.get(org) ?? [])];
+      if (subs.length === 0) continue;
+      const audience = await audienceOf(this.db, org, subs, []);
+      for (const sub of subs) if (!audience.valid(sub)) this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
+      if (subs.some((s) => s.cursor < (headOf.get(org) ?? 0))) this.wake([org]);
+    }
+  }
+
+  private drop(sub: Subscriber, code: number, reason: string): void {
+    this.stop(sub);
+    sub.close(code, reason);
+  }
+
+  private async drain(org: number): Promise<void> {
+    for (;;) {
+      const subs = [...(this.byOrg.get(org) ?? [])];
+      if (subs.length === 0) return;
+      const from = Math.min(...subs.map((s) => s.cursor));
+      const rows = await queryRows<EventRow>(
+        this.db,
+        sql`select id, type, space_id as "spaceId", project_id as "projectId", task_id as "taskId", actor_id as "actorId",
+                   user_id as "userId", at, payload
+            from events where organization_id = ${org} and id > ${from} order by id limit ${this.batch}`,
+      );
+      if (rows.length === 0) return;
+      const projects = [...new Set(rows.map((r) => r.projectId).filter((p): p is number => p !== null).map(Number))];
+      const audience = await audienceOf(this.db, org, subs, projects);
+      const last = Number(rows[rows.length - 1]!.id);
+      for (const sub of subs) {
+        // A connection that resumed further back while we read waits for the next round.
+        if (sub.cursor < from) continue;
+        if (!audience.valid(sub)) {
+          this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
+          continue;
+        }
+        this.deliver(sub, rows, audience, org);
+        sub.cursor = Math.max(sub.cursor, last);
+        if (sub.buffered() > this.options.maxBufferedBytes) this.drop(sub, CLOSE_SLOW_CONSUMER, 'client too slow; reconnect and resume');
+      }
+      if (rows.length < this.batch && subs.every((s) => s.cursor >= last)) return;
+    }
+  }
+
+  private deliver(sub: Subscriber, rows: EventRow[], audience: Audience, org: number): void {
+    for (const row of rows) {
+      const id = Number(row.id);
+      if (id <= sub.cursor) continue;
+      const event = {
+        spaceId: row.spaceId === null ? null : Number(row.spaceId),
+        projectId: row.projectId === null ? null : Number(row.projectId),
+        taskId: row.taskId === null ? null : Number(row.taskId),
+        userId: row.userId === null ? null : Number(row.userId),
+      };
+      if (!audience.mayRead(sub, event) || !wanted(sub, row.type, event)) continue;
+      sub.send({
+        id,
+        type: row.type,
+        organizationId: org,
+        spaceId: event.spaceId,
+        projectId: event.projectId,
+        taskId: event.taskId,
+        actorId: row.actorId === null ? null : Number(row.actorId),
+        at: new Date(row.at).toISOString(),
+        payload: row.payload,
+      });
+    }
+  }
+}
+
+function wanted(sub: Subscriber, type: string, e: { spaceId: number | null; projectId: number | null; taskId: number | null }): boolean {
+  if (sub.subscriptions === null) return true;
+  const has = (list: number[] | undefined, value: number | null) => !list || list.length === 0 || (value !== null && list.includes(value));
+  return sub.subscriptions.some(
+    (s) => has(s.spaceIds, e.spaceId) && has(s.projectIds, e.projectId) && has(s.taskIds, e.taskId) && matchesTypes(type, s.types),
+  );
+}
