@@ -35,11 +35,34 @@ export interface Config {
   realtimeHeartbeatMs: number;
   /** A real-time client with more than this many bytes not yet sent is disconnected. */
   realtimeMaxBufferedBytes: number;
+  /** Hosts (names or IPs, as written in the URL) webhooks may target although private, and over http. */
+  webhookAllowedHosts: string[];
+  /** A webhook attempt that has not answered 2xx within this time failed. */
+  webhookTimeoutMs: number;
+  /** Waits before each retry of a failed delivery; once all are spent the delivery failed. */
+  webhookRetrySchedule: number[];
+  /** How often the sender looks for due retries (commits wake it at once). */
+  webhookPollMs: number;
+  /** Deliveries one instance sends at the same time. */
+  webhookConcurrency: number;
   /** Applied by tests: skip migrations because the database image is already migrated. */
   skipMigrations: boolean;
 }
 
 class ConfigError extends Error {}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A comma-separated list of durations: `1m,5m,1h` (units ms, s, m, h; none = milliseconds). */
+function durations(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return raw.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(part);
+    if (!m) throw new ConfigError(`${name} must be durations like 1m,5m,1h, got "${raw}"`);
+    return Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!;
+  });
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -78,6 +101,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventsRetentionDays: int(env, 'EVENTS_RETENTION_DAYS', 30, 1),
     realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 25_000, 100),
     realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
+    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    // 8 retries over about a day (routes.md): 1m, 5m, 15m, 1h, 2h, 4h, 8h, 8h.
+    webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [1, 5, 15, 60, 120, 240, 480, 480].map((m) => m * 60_000)),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10),
+    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 10, 1),
     skipMigrations: false,
     ...overrides,
   };
