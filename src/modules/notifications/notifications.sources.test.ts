@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { systemWrite } from '../../platform/context.js';
+import { emit } from '../../platform/events.js';
+import { useTestApp } from '../../test/app.js';
+import { reglamentFactories } from '../reglaments/reglaments.fixtures.js';
+import { notificationKit } from './notifications.fixtures.js';
+
+// Notifications from other modules' events: mandatory reglaments and disabled webhooks.
+const t = useTestApp();
+const k = notificationKit(t);
+const r = reglamentFactories(t);
+
+describe('reglament.mandatory', () => {
+  async function mandatoryWorld() {
+    const w = await r.world();
+    const mandatory = await r.reglament(w.owner, w.group.id, { name: 'Fire drill', order: 1 });
+    expect((await t.as(w.owner).patch(`/reglaments/${mandatory.id}/mandatory`, { mandatory: true })).statusCode).toBe(200);
+    return { ...w, mandatory };
+  }
+
+  it('tells someone who joins a space holding a mandatory reglament they have not passed', async () => {
+    const { owner, space, mandatory } = await mandatoryWorld();
+    const joiner = await k.spaceMember(owner, space.id, 'reader');
+    const notes = await k.notes(joiner);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ type: 'reglament.mandatory', taskId: null, spaceId: space.id, actorId: owner.id });
+    expect(notes[0]!.text).toContain('Fire drill');
+    expect((await k.rows(joiner.id))[0]!.dedup_key).toBe(`reglament.mandatory:${mandatory.id}`);
+  });
+
+  it('tells the members who have not passed it when it becomes mandatory, once', async () => {
+    const { owner, space, reglament } = await r.world();
+    const passed = await k.spaceMember(owner, space.id, 'reader');
+    const pending = await k.spaceMember(owner, space.id, 'reader');
+    expect((await t.as(passed).post(`/reglaments/${reglament.id}/passed-users`)).statusCode).toBe(201);
+    expect((await t.as(owner).patch(`/reglaments/${reglament.id}/mandatory`, { mandatory: true })).statusCode).toBe(200);
+    // The reglaments module announces the change; until it does, the event is emitted here as it will be.
+    const form = (await t.as(owner).get(`/reglaments/${reglament.id}`)).json();
+    for (let i = 0; i < 2; i++) {
+      await systemWrite(t.app, owner.organizationId, async (ctx) => emit(ctx.db, { type: 'reglament.updated', spaceId: space.id, actorId: owner.id, payload: form }));
+    }
+    expect((await k.notes(pending)).map((n) => n.type)).toEqual(['reglament.mandatory']);
+    expect(await k.notes(passed)).toEqual([]);
+    expect(await k.notes(owner)).toEqual([]);
+  });
+
+  it('runs no query for a reglament event that says it is optional', async () => {
+    const { owner, space, reglament } = await r.world();
+    const member = await k.spaceMember(owner, space.id, 'reader');
+    // mandatory: false in the payload settles it, even though the row says otherwise.
+    expect((await t.as(owner).patch(`/reglaments/${reglament.id}/mandatory`, { mandatory: true })).statusCode).toBe(200);
+    await systemWrite(t.app, owner.organizationId, async (ctx) =>
+      emit(ctx.db, { type: 'reglament.updated', actorId: owner.id, payload: { id: reglament.id, mandatory: false } }),
+    );
+    expect(await k.notes(member)).toEqual([]);
+  });
+});
+
+describe('webhook.disabled', () => {
+  it('tells the webhook’s creator, once per disabling', async () => {
+    const owner = await t.org();
+    const hook = { id: 987654, url: 'https://example.test/hook', creatorId: owner.id, spaceId: null, projectId: null };
+    for (let i = 0; i < 2; i++) {
+      await systemWrite(t.app, owner.organizationId, async (ctx) => emit(ctx.db, { type: 'webhook.disabled', actorId: null, payload: hook }));
+    }
+    const notes = await k.notes(owner);
+    expect(notes.map((n) => [n.type, n.actorId])).toEqual([
+      ['webhook.disabled', null],
+      ['webhook.disabled', null],
+    ]);
+    expect(notes[0]!.text).toContain('https://example.test/hook');
+  });
+});
