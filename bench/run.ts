@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --db pglite|postgres|both] [--duration 10] [--warmup 3]`
+ * `npm run bench [-- --db pglite|postgres|both] [--duration 10] [--warmup 3] [--only W0,W2] [--cpu-prof]`
  *
  * Starts the service itself (production mode, logs at warn), seeds through the HTTP API an
  * organization with a space, a project of 4 columns and 1,000 tasks (assignee, label, subtask and a
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
+    only: { type: 'string', default: 'W0,W1,W1x1,W2,W3,W4' },
   },
 });
 
@@ -72,7 +73,8 @@ async function benchMode(mode: string): Promise<ModeResult> {
     const seedSeconds = (performance.now() - started) / 1000;
     console.error(`[${mode}] seeded ${board.taskIds.length} tasks in ${seedSeconds.toFixed(1)} s ${board.notes.join('; ')}`);
     const results: WorkloadResult[] = [];
-    for (const name of ['W0', 'W1', 'W1x1', 'W2', 'W3', 'W4'] as const) {
+    const wanted = new Set(values.only!.split(','));
+    for (const name of (['W0', 'W1', 'W1x1', 'W2', 'W3', 'W4'] as const).filter((n) => wanted.has(n))) {
       const r = await runWorkload(name, server, board, { duration, warmup });
       console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
       results.push(r);

@@ -21,11 +21,12 @@ interface JobState {
   stopped: boolean;
 }
 
-const states = new WeakMap<FastifyInstance, JobState>();
+// Keyed by the app's event bus, which every plugin context shares (plugins get child instances).
+const states = new WeakMap<object, JobState>();
 
 function stateOf(app: FastifyInstance): JobState {
-  let state = states.get(app);
-  if (!state) states.set(app, (state = { jobs: new Map(), timers: [], running: new Set(), stopped: false }));
+  let state = states.get(app.events);
+  if (!state) states.set(app.events, (state = { jobs: new Map(), timers: [], running: new Set(), stopped: false }));
   return state;
 }
 

@@ -5,6 +5,7 @@ import { isEventPattern } from '../../platform/event-types.js';
 import { serveEventStream, sseFilters } from './sse.connection.js';
 import { serveWebSocket } from './ws.connection.js';
 import * as S from './events.schemas.js';
+import { registerEventJobs } from './events.jobs.js';
 
 const tags = ['Real-time events'];
 
@@ -18,6 +19,7 @@ An event is sent only if the user may read its resource at the moment of deliver
 export default async function eventRoutes(app: App): Promise<void> {
   app.addSchema(S.EventEnvelopeSchema);
   const hub = app.realtime;
+  registerEventJobs(app);
 
   app.get(
     '/events/ws',
