@@ -2,26 +2,18 @@ import { Type } from 'typebox';
 import type { App } from '../../platform/types.js';
 import { read, write } from '../../platform/context.js';
 import { pageOf, setPageHeaders } from '../../platform/http.js';
-import { registerJob } from '../../platform/jobs.js';
 import { actorOf } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import * as S from './webhooks.schemas.js';
 import * as hooks from './webhooks.service.js';
-import { queueDeliveries } from './webhooks.queue.js';
-import { WebhookSender } from './webhooks.sender.js';
+import { startWebhookDelivery } from './webhooks.jobs.js';
 
 const tags = ['Webhooks'];
 const who = 'organization admin; space admin for webhooks of a space or project';
-export const WEBHOOK_SENDER_JOB = 'webhook-sender';
 
 export default async function webhookRoutes(app: App): Promise<void> {
   const settings = { allowedHosts: app.config.webhookAllowedHosts };
-  const sender = new WebhookSender(app);
-  app.events.addListener(queueDeliveries(sender.leaseMs));
-  // A commit wakes the sender at once; the job picks up retries as they fall due.
-  registerJob(app, { name: WEBHOOK_SENDER_JOB, intervalMs: app.config.webhookPollMs, exclusive: false, run: () => sender.drain() });
-  if (app.config.jobsEnabled) app.events.onCommitted(() => void sender.drain());
-  app.addHook('onClose', async () => sender.stop());
+  const sender = startWebhookDelivery(app);
 
   app.post(
     '/webhooks',

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../app.js';
+import { systemWrite } from '../../platform/context.js';
+import { emit } from '../../platform/events.js';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp, type TestUser } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
 import { factories } from '../../test/factories.js';
+import { runJob } from '../../platform/jobs.js';
+import { WEBHOOK_PRUNE_JOB } from './webhooks.jobs.js';
 
 // No background sender here (jobs off): deliveries stay as queued, so refused requests can be
 // proven to change nothing. Sending is tested in webhooks.delivery.test.ts.
@@ -142,6 +149,44 @@ describe('webhooks: create, list, update, delete', () => {
   });
 });
 
+describe('webhooks: delivery log retention', () => {
+  it('prunes deliveries older than the retention, keeping recent ones', async () => {
+    const { owner, orgHook } = await world();
+    await queueDelivery(owner, orgHook.id, 'succeeded', 40);
+    await queueDelivery(owner, orgHook.id, 'failed', 2);
+    expect(await runJob(t.app, WEBHOOK_PRUNE_JOB, { force: true })).toBe(true);
+    expect((await deliveriesOf(orgHook.id)).map((d) => d.status)).toEqual(['failed']);
+  });
+});
+
+describe('webhooks: shutdown', () => {
+  it('stops sending when the app closes, leaving the delivery claimed for a retry', async () => {
+    const seen: string[] = [];
+    const silent = http.createServer((req) => seen.push(req.headers['webhook-id'] as string));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    // A second instance on the same database, this one with its background sender running.
+    const other = await buildApp({ ...t.config, logLevel: 'silent', jobsEnabled: true, webhookAllowedHosts: ['127.0.0.1'], webhookTimeoutMs: 20_000 }, { database: t.database });
+    try {
+      const owner = await t.org();
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+      const [hook] = await t.sql<{ id: number }>(sql`insert into webhooks (organization_id, url, events, secret) values (${owner.organizationId}, ${url}, '{*}', 'a long shared passphrase') returning id`);
+      await systemWrite(other, owner.organizationId, async (ctx) => emit(ctx, { type: 'organization.updated', payload: { id: owner.organizationId } }));
+      for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(seen).toHaveLength(1);
+      const started = Date.now();
+      await other.close();
+      expect(Date.now() - started).toBeLessThan(5000);
+      const [delivery] = await t.sql<{ status: string; attempts: number; next_retry_at: Date }>(sql`select status, attempts, next_retry_at from webhook_deliveries where webhook_id = ${hook!.id}`);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(new Date(delivery!.next_retry_at).getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      await other.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
 describe('webhooks: SSRF guard', () => {
   const refused = [
     'https://127.0.0.1/hook',
@@ -233,8 +278,6 @@ describe('webhooks: queueing', () => {
   it('never sends personal notification events', async () => {
     const owner = await t.org();
     const hook = (await t.as(owner).post('/webhooks', { url: URL_, events: ['*'] })).json();
-    const { systemWrite } = await import('../../platform/context.js');
-    const { emit } = await import('../../platform/events.js');
     await systemWrite(t.app, owner.organizationId, async (ctx) => {
       emit(ctx, { type: 'notification.created', userId: owner.id, payload: { id: 1 } });
       emit(ctx, { type: 'organization.updated', payload: { id: owner.organizationId } });

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { registerJob } from '../../platform/jobs.js';
+import { queueDeliveries } from './webhooks.queue.js';
+import { WebhookSender } from './webhooks.sender.js';
+
+export const WEBHOOK_SENDER_JOB = 'webhooks.send';
+export const WEBHOOK_PRUNE_JOB = 'webhooks.prune';
+
+/**
+ * Wires the webhook pipeline into the app: the transactional listener that queues deliveries, the
+ * sender woken by every commit (this instance's or, on PostgreSQL, another's) and polled for due
+ * retries, and the pruning of old delivery logs. The sender stops with the app.
+ */
+export function startWebhookDelivery(app: FastifyInstance): WebhookSender {
+  const sender = new WebhookSender(app);
+  app.events.addListener(queueDeliveries(sender.leaseMs));
+  registerJob(app, { name: WEBHOOK_SENDER_JOB, intervalMs: app.config.webhookPollMs, exclusive: false, run: () => sender.drain() });
+  // Without jobs (tests, a web-only instance) nothing is sent in the background; test pings still are.
+  if (app.config.jobsEnabled) app.events.onCommitted(() => void sender.drain());
+  app.addHook('onClose', async () => sender.stop());
+
+  registerJob(app, {
+    name: WEBHOOK_PRUNE_JOB,
+    intervalMs: 60 * 60 * 1000,
+    exclusive: true,
+    async run(app) {
+      // The delivery log is shown for 30 days and kept as long as the change log it copies.
+      const days = Math.max(30, app.config.eventsRetentionDays);
+      for (let i = 0; i < 100; i++) {
+        const result = (await app.database.db.execute(sql`
+          delete from webhook_deliveries where id in (
+            select id from webhook_deliveries where created_at < now() - make_interval(days => ${days}) limit 5000)`)) as unknown as {
+          rowCount?: number;
+          affectedRows?: number;
+        };
+        if ((result.rowCount ?? result.affectedRows ?? 0) < 5000) break;
+      }
+    },
+  });
+  return sender;
+}
