@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { runJob } from '../../platform/jobs.js';
+import type { Queryable } from '../../db/client.js';
+import type { RecordedEvent } from '../../platform/events.js';
 import { DUE_JOB } from './notifications.due.js';
+import { notificationPipeline } from './notifications.pipeline.js';
 import { notificationKit } from './notifications.fixtures.js';
 
 const t = useTestApp();
@@ -113,6 +116,31 @@ describe('notification pipeline', () => {
     expect(failed.statusCode).toBe(500);
     expect(await k.rows(member.id)).toEqual([]);
     expect(await k.createdEvents(member)).toEqual([]);
+  });
+});
+
+describe('cost', () => {
+  it('runs no query for events that cannot notify anyone', async () => {
+    const noDb = new Proxy({}, { get: () => { throw new Error('the pipeline queried the database'); } }) as Queryable;
+    const event = (type: RecordedEvent['type'], payload: unknown, actorId: number | null = 1): RecordedEvent => ({
+      organizationId: 1, id: 1, type, spaceId: 1, projectId: 1, taskId: 1, actorId, userId: null, at: new Date().toISOString(), payload,
+    });
+    const task = { id: 1, name: 'T', creatorId: 1, status: 1, responsibleUserId: [1], members: [], inspectors: [] };
+    const emitted: unknown[] = [];
+    await notificationPipeline(
+      noDb,
+      [
+        event('task.moved', { task, history: { id: 1, type: 3 } }),
+        event('task.updated', { task, history: { id: 2, type: 7 } }),
+        // A status change whose only follower is the actor.
+        event('task.updated', { task, history: { id: 3, type: 4 } }),
+        event('notification.created', { id: 1 }),
+        event('reglament.updated', { id: 1, mandatory: false }),
+        event('label.created', { id: 1 }),
+      ],
+      (e) => emitted.push(e),
+    );
+    expect(emitted).toEqual([]);
   });
 });
 

@@ -49,13 +49,13 @@ export const notificationPipeline: TransactionalListener = async (db, events, em
   if (reglaments.length) candidates.push(...(await reglamentCandidates(db, reglaments)));
   if (joins.length) candidates.push(...(await joinCandidates(db, joins)));
   candidates.push(...webhooks.flatMap(webhookCandidates));
-  // Nobody is told of their own action.
   await deliver(db, candidates, emitMore);
 };
 
 const mayBeOwed = (r: { mandatory?: unknown; draft?: unknown } | null) => r?.mandatory !== false && r?.draft !== true;
 const idList = (ids: number[]) => `{${[...new Set(ids)].join(',')}}`;
 const numberOr = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+// Nobody is told of their own action (task rules and webhooks check it as they build candidates).
 const notActor = (c: Candidate) => c.actorId == null || c.userId !== c.actorId;
 
 /** message.mention: whoever the message mentions (stored in message_mentions), once per message. */

@@ -64,8 +64,14 @@ async function notificationRoutes(app: App): Promise<void> {
 
   app.patch(
     '/notifications/read',
-    { schema: { tags, summary: 'Mark the given notifications read (none given: all)', body: S.ReadManyBody, response: { 200: S.UpdatedSchema } } },
-    (request) => write(app, request, (ctx) => notifications.markRead(ctx, request.body?.ids)),
+    {
+      schema: { tags, summary: 'Mark the given notifications read (none given: all)', body: S.ReadManyBody, response: { 200: S.UpdatedSchema } },
+      // "None given" includes no body at all.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    (request) => write(app, request, (ctx) => notifications.markRead(ctx, request.body.ids)),
   );
 
   app.patch(

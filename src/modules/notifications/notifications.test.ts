@@ -103,8 +103,11 @@ describe('changing notifications', () => {
     const some = await t.as(owner).patch('/notifications/read', { ids: [notes[0]!.id, 999_999_999] });
     expect(some.statusCode).toBe(200);
     expect(some.json()).toEqual({ updated: 1 });
-    const rest = await t.as(owner).patch('/notifications/read', {});
+    // No body at all means every one too.
+    const rest = await t.as(owner).patch('/notifications/read');
+    expect(rest.statusCode).toBe(200);
     expect(rest.json()).toEqual({ updated: 2 });
+    expect((await t.as(owner).patch('/notifications/read', {})).json()).toEqual({ updated: 0 });
     expect((await k.notes(owner)).every((n) => n.read)).toBe(true);
     expect((await eventsOf(owner, 'notification.updated')).map((e) => e.user_id)).toEqual([owner.id, owner.id, owner.id]);
   });
