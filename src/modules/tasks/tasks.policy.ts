@@ -32,6 +32,9 @@ export interface TaskAccess {
   creatorId: number | null;
   archived: boolean;
   role: SpaceRole | null;
+  /** Where the task lives (its home space and project): what its events are addressed by. */
+  spaceId: number;
+  projectId: number;
 }
 
 /**
@@ -42,13 +45,14 @@ export interface TaskAccess {
 export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[]): Promise<Map<number, TaskAccess>> {
   if (taskIds.length === 0) return new Map();
   const orgWide = actor.orgRole === 'owner' || actor.orgRole === 'admin';
-  const rows = await queryRows<{ id: number; name: string; creatorId: number | null; archived: boolean; rank: number | null }>(
+  const rows = await queryRows<{ id: number; name: string; creatorId: number | null; archived: boolean; spaceId: number; projectId: number; rank: number | null }>(
     db,
     sql`with live as (
           select ts.task_id, p.id as project_id, p.space_id
           from task_stages ts join projects p on p.id = ts.project_id and p.deleted_at is null
           where ts.task_id = any(${`{${taskIds.join(',')}}`}::bigint[]) and ts.organization_id = ${actor.organizationId})
         select t.id, t.name, t.creator_id as "creatorId", t.archived_at is not null as archived,
+          t.space_id as "spaceId", t.project_id as "projectId",
           ${
             orgWide
               ? sql`4`
@@ -64,7 +68,15 @@ export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[
   return new Map(
     rows.map((r) => [
       Number(r.id),
-      { id: Number(r.id), name: r.name, creatorId: r.creatorId === null ? null : Number(r.creatorId), archived: r.archived, role: r.rank ? RANK_ROLE[Number(r.rank)]! : null },
+      {
+        id: Number(r.id),
+        name: r.name,
+        creatorId: r.creatorId === null ? null : Number(r.creatorId),
+        archived: r.archived,
+        role: r.rank ? RANK_ROLE[Number(r.rank)]! : null,
+        spaceId: Number(r.spaceId),
+        projectId: Number(r.projectId),
+      },
     ]),
   );
 }

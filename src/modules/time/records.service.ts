@@ -5,7 +5,7 @@ import type { Ctx } from '../../platform/context.js';
 import type { HistoryDto } from '../tasks/history/history.schemas.js';
 import { authorizeProjectTasks, authorizeTask } from '../tasks/tasks.policy.js';
 import type { TaskDto } from '../tasks/tasks.schemas.js';
-import { finishTimeChange, hoursText, lockTaskForTime } from './spent-time.js';
+import { emitTimeEvent, finishTimeChange, hoursText, lockTaskForTime } from './spent-time.js';
 import { authorizeRecord, authorizeTaskTime } from './time.policy.js';
 import { presentRecord, RECORD_COLUMNS, type RecordRow } from './time.presenter.js';
 import type { CreateRecordInput, RecordsQueryInput, TimeRecordDto, UpdateRecordInput } from './time.schemas.js';
@@ -70,7 +70,9 @@ export async function createTimeRecord(ctx: Ctx, input: CreateRecordInput): Prom
         returning ${RECORD_COLUMNS}`,
   );
   const result = await finishTimeChange(ctx, input.taskId, task, `logged ${hoursText(input.hours)} on ${input.date}`);
-  return { record: presentRecord(row!), ...result };
+  const record = presentRecord(row!);
+  emitTimeEvent(ctx, 'time-record.created', input.taskId, task, record);
+  return { record, ...result };
 }
 
 export async function updateTimeRecord(ctx: Ctx, recordId: number, input: UpdateRecordInput): Promise<RecordWithTask> {
@@ -89,6 +91,7 @@ export async function updateTimeRecord(ctx: Ctx, recordId: number, input: Update
       ? `changed a time record from ${hoursText(Number(before!.hours))} on ${before!.date} to ${hoursText(after.hours)} on ${after.date}`
       : `changed the comment of a time record of ${hoursText(after.hours)} on ${after.date}`;
   const result = await finishTimeChange(ctx, access.taskId, task, state);
+  emitTimeEvent(ctx, 'time-record.updated', access.taskId, task, after);
   return { record: after, ...result };
 }
 
@@ -97,5 +100,6 @@ export async function deleteTimeRecord(ctx: Ctx, recordId: number): Promise<{ ta
   const access = await authorizeRecord(db, actor, recordId, 'deleteRecord');
   const task = await lockTaskForTime(ctx, access.taskId);
   const [gone] = await queryRows<{ hours: number; date: string }>(db, sql`delete from time_records where id = ${recordId} returning hours, date::text as date`);
+  emitTimeEvent(ctx, 'time-record.deleted', access.taskId, task, { id: recordId });
   return finishTimeChange(ctx, access.taskId, task, `deleted a time record of ${hoursText(Number(gone!.hours))} on ${gone!.date}`);
 }

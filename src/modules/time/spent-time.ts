@@ -3,6 +3,7 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
+import { emit, type EventType } from '../../platform/events.js';
 import { HISTORY, recordHistory } from '../tasks/history/history.service.js';
 import type { HistoryDto } from '../tasks/history/history.schemas.js';
 import { loadTaskRecords, presentTask } from '../tasks/index.js';
@@ -13,6 +14,8 @@ export interface LockedTimeTask {
   /** The home (pinned) project, named in history and stamped on timers. */
   projectId: number;
   projectName: string;
+  /** The home space: with the project, where the task's time events are addressed. */
+  spaceId: number;
 }
 
 /**
@@ -26,13 +29,13 @@ export interface LockedTimeTask {
 export async function lockTaskForTime(ctx: Ctx, taskId: number, organizationId = ctx.actor.organizationId): Promise<LockedTimeTask> {
   const [row] = await queryRows<LockedTimeTask>(
     ctx.db,
-    sql`select t.name, t.project_id as "projectId", p.name as "projectName"
+    sql`select t.name, t.project_id as "projectId", p.name as "projectName", t.space_id as "spaceId"
         from tasks t join projects p on p.id = t.project_id
         where t.id = ${taskId} and t.organization_id = ${organizationId}
         for no key update of t`,
   );
   if (!row) throw notFound('task');
-  return { ...row, projectId: Number(row.projectId) };
+  return { ...row, projectId: Number(row.projectId), spaceId: Number(row.spaceId) };
 }
 
 /** Stamps the task changed and writes its history row (type 14, spent time) in the caller's transaction. */
@@ -53,6 +56,11 @@ export async function loadTaskForm(ctx: Ctx, taskId: number): Promise<TaskDto> {
 export async function finishTimeChange(ctx: Ctx, taskId: number, task: LockedTimeTask, state: string): Promise<{ task: TaskDto; history: HistoryDto }> {
   const history = await recordSpentTime(ctx.db, ctx.actor, taskId, task, state);
   return { task: await loadTaskForm(ctx, taskId), history };
+}
+
+/** A time record or timer event, addressed like the task's own events. */
+export function emitTimeEvent(ctx: Ctx, type: EventType, taskId: number, task: LockedTimeTask, payload: unknown, organizationId?: number): void {
+  emit(ctx, { type, taskId, spaceId: task.spaceId, projectId: task.projectId, payload, ...(organizationId === undefined ? {} : { organizationId }) });
 }
 
 /** "1.5 h", "0.25 h": hours for history sentences, without float noise. */

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import type { HistoryDto } from '../tasks/history/history.schemas.js';
 import { authorizeProjectTasks } from '../tasks/tasks.policy.js';
 import type { TaskDto } from '../tasks/tasks.schemas.js';
-import { hoursText, loadTaskForm, lockTaskForTime, recordSpentTime, type LockedTimeTask } from './spent-time.js';
+import { emitTimeEvent, hoursText, loadTaskForm, lockTaskForTime, recordSpentTime, type LockedTimeTask } from './spent-time.js';
 import { authorizeTaskTime, authorizeTimerList, authorizeTimerStop } from './time.policy.js';
 import { presentRecord, presentTimer, RECORD_COLUMNS, TIMER_COLUMNS, type RecordRow, type TimerRow } from './time.presenter.js';
 import type { ProjectTimersQueryInput, TimeRecordDto, TimerDto, TimersQueryInput } from './time.schemas.js';
@@ -73,7 +73,11 @@ async function stopRunning(ctx: Ctx, timer: { id: number; organizationId: number
   );
   await db.execute(sql`update timers set record_id = ${record!.id} where id = ${timer.id}`);
   const history = await recordSpentTime(db, { ...ctx.actor, organizationId: timer.organizationId }, timer.taskId, task, `logged ${hoursText(hours)} with a timer`);
-  return { timer: presentTimer(stopped), record: presentRecord(record!), history };
+  const result = { timer: presentTimer(stopped), record: presentRecord(record!), history };
+  // Announced in the timer's organization, which a start elsewhere may have stopped it from.
+  emitTimeEvent(ctx, 'timer.stopped', timer.taskId, task, result.timer, timer.organizationId);
+  emitTimeEvent(ctx, 'time-record.created', timer.taskId, task, result.record, timer.organizationId);
+  return result;
 }
 
 /**
@@ -104,7 +108,9 @@ export async function startTimer(ctx: Ctx, taskId: number): Promise<TimerDto> {
     sql`insert into timers (organization_id, user_id, task_id, project_id) values (${actor.organizationId}, ${actor.userId}, ${taskId}, ${task.projectId})
         returning ${TIMER_COLUMNS}`,
   );
-  return presentTimer(row!);
+  const timer = presentTimer(row!);
+  emitTimeEvent(ctx, 'timer.started', taskId, task, timer);
+  return timer;
 }
 
 /** Stops the caller's running timer: {timer, record, task: Task(full), history}. */

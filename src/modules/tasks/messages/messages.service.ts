@@ -3,8 +3,10 @@ import { queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import type { FileStore } from '../../../platform/files.js';
+import { emit, type EventType } from '../../../platform/events.js';
 import { deleteFileRow, recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { storeMentions } from './mentions.js';
+import type { TaskAccess } from '../tasks.policy.js';
 import { authorizeChat, authorizeMessage } from './messages.policy.js';
 import { loadMessages } from './messages.presenter.js';
 import type { MessageDto, MessagesQueryInput, SendMessageInput } from './messages.schemas.js';
@@ -18,6 +20,11 @@ const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 async function loadOne(ctx: Ctx, messageId: number): Promise<MessageDto> {
   return (await loadMessages(ctx.db, ctx.actor.organizationId, [messageId]))[0]!;
+}
+
+/** A message event goes to whoever reads its task, so it carries the task's place. */
+export function emitMessage(ctx: Ctx, type: EventType, task: TaskAccess, payload: unknown): void {
+  emit(ctx, { type, taskId: task.id, spaceId: task.spaceId, projectId: task.projectId, payload });
 }
 
 function requireContent(text: string, files: number): void {
@@ -59,7 +66,7 @@ export async function authorizeSend(ctx: Ctx, taskId: number): Promise<void> {
  */
 export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, input: SendMessageInput, uploads: ReceivedFile[] = []): Promise<MessageDto> {
   const { db, actor } = ctx;
-  await authorizeChat(db, actor, taskId, 'send');
+  const task = await authorizeChat(db, actor, taskId, 'send');
   const fileIds = input.fileIds ?? [];
   requireContent(input.text, uploads.length + fileIds.length);
   if (input.replyToId != null) {
@@ -101,18 +108,22 @@ export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, in
     );
   }
   await storeMentions(ctx, taskId, messageId, input.text, false);
-  return loadOne(ctx, messageId);
+  const message = await loadOne(ctx, messageId);
+  emitMessage(ctx, 'message.created', task, message);
+  return message;
 }
 
 /** The author rewrites the text; mentions follow the new text. */
 export async function editMessageText(ctx: Ctx, taskId: number, messageId: number, text: string): Promise<MessageDto> {
   const { db, actor } = ctx;
-  await authorizeMessage(db, actor, taskId, messageId, 'edit');
+  const { task } = await authorizeMessage(db, actor, taskId, messageId, 'edit');
   const [files] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from message_attachments where message_id = ${messageId}`);
   requireContent(text, Number(files?.n ?? 0));
   await db.execute(sql`update task_messages set text = ${text}, edited_at = now(), updated_at = now() where id = ${messageId}`);
   await storeMentions(ctx, taskId, messageId, text, true);
-  return loadOne(ctx, messageId);
+  const message = await loadOne(ctx, messageId);
+  emitMessage(ctx, 'message.updated', task, message);
+  return message;
 }
 
 /**
@@ -122,7 +133,7 @@ export async function editMessageText(ctx: Ctx, taskId: number, messageId: numbe
  */
 export async function deleteMessage(ctx: Ctx, store: FileStore, taskId: number, messageId: number): Promise<void> {
   const { db, actor } = ctx;
-  await authorizeMessage(db, actor, taskId, messageId, 'delete');
+  const { task } = await authorizeMessage(db, actor, taskId, messageId, 'delete');
   const own = await queryRows<{ id: number }>(
     db,
     sql`select f.id from message_attachments a join files f on f.id = a.file_id
@@ -130,13 +141,20 @@ export async function deleteMessage(ctx: Ctx, store: FileStore, taskId: number, 
           and not exists (select 1 from message_attachments b where b.file_id = f.id and b.message_id <> ${messageId})`,
   );
   await db.execute(sql`delete from task_messages where id = ${messageId}`);
+  emitMessage(ctx, 'message.deleted', task, { id: messageId });
   // At most FILES_MAX rows: one call each keeps blob removal in the files module.
   for (const file of own) await deleteFileRow(ctx, store, Number(file.id));
 }
 
 export async function setMessagePinned(ctx: Ctx, taskId: number, messageId: number, pinned: boolean): Promise<MessageDto> {
   const { db, actor } = ctx;
-  await authorizeMessage(db, actor, taskId, messageId, 'pin');
-  await db.execute(sql`update task_messages set pinned = ${pinned}, updated_at = now() where id = ${messageId} and pinned <> ${pinned}`);
-  return loadOne(ctx, messageId);
+  const { task } = await authorizeMessage(db, actor, taskId, messageId, 'pin');
+  const changed = await queryRows<{ id: number }>(
+    db,
+    sql`update task_messages set pinned = ${pinned}, updated_at = now() where id = ${messageId} and pinned <> ${pinned} returning id`,
+  );
+  const message = await loadOne(ctx, messageId);
+  // Pinning what is already pinned changes nothing, so nothing is announced.
+  if (changed.length > 0) emitMessage(ctx, 'message.pinned', task, message);
+  return message;
 }

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { queryRows } from '../../../db/client.js';
 import { authorizeMessage } from './messages.policy.js';
+import { emitMessage } from './messages.service.js';
 import { loadMessages } from './messages.presenter.js';
 import type { MessageDto } from './messages.schemas.js';
 
@@ -26,19 +28,27 @@ export function parseEmoji(raw: string, path: string): string {
 export async function addReaction(ctx: Ctx, taskId: number, messageId: number, rawEmoji: string): Promise<MessageDto> {
   const { db, actor } = ctx;
   const emoji = parseEmoji(rawEmoji, '/emoji');
-  await authorizeMessage(db, actor, taskId, messageId, 'react');
-  await db.execute(
+  const { task } = await authorizeMessage(db, actor, taskId, messageId, 'react');
+  const added = await queryRows<{ userId: number }>(
+    db,
     sql`insert into message_reactions (organization_id, message_id, user_id, emoji)
-        values (${actor.organizationId}, ${messageId}, ${actor.userId}, ${emoji}) on conflict do nothing`,
+        values (${actor.organizationId}, ${messageId}, ${actor.userId}, ${emoji}) on conflict do nothing returning user_id as "userId"`,
   );
-  return (await loadMessages(db, actor.organizationId, [messageId]))[0]!;
+  const message = (await loadMessages(db, actor.organizationId, [messageId]))[0]!;
+  if (added.length > 0) emitMessage(ctx, 'message.reaction.added', task, message);
+  return message;
 }
 
 /** Removes the caller's own reaction (never another's); removing one that is not there changes nothing. */
 export async function removeReaction(ctx: Ctx, taskId: number, messageId: number, rawEmoji: string): Promise<MessageDto> {
   const { db, actor } = ctx;
   const emoji = parseEmoji(rawEmoji, '/params/emoji');
-  await authorizeMessage(db, actor, taskId, messageId, 'react');
-  await db.execute(sql`delete from message_reactions where message_id = ${messageId} and user_id = ${actor.userId} and emoji = ${emoji}`);
-  return (await loadMessages(db, actor.organizationId, [messageId]))[0]!;
+  const { task } = await authorizeMessage(db, actor, taskId, messageId, 'react');
+  const removed = await queryRows<{ userId: number }>(
+    db,
+    sql`delete from message_reactions where message_id = ${messageId} and user_id = ${actor.userId} and emoji = ${emoji} returning user_id as "userId"`,
+  );
+  const message = (await loadMessages(db, actor.organizationId, [messageId]))[0]!;
+  if (removed.length > 0) emitMessage(ctx, 'message.reaction.removed', task, message);
+  return message;
 }
