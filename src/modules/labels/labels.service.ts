@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike } from 'drizzle-orm';
 import { labels } from '../../db/schema/index.js';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/events.js';
 import { iso } from '../../platform/http.js';
 import { authorizeLabels } from './labels.policy.js';
 
@@ -32,7 +33,9 @@ export async function createLabel(ctx: Ctx, input: { name: string; color: string
     .insert(labels)
     .values({ organizationId: ctx.actor.organizationId, name: input.name.trim(), color: input.color.toLowerCase(), creatorId: ctx.actor.userId })
     .returning();
-  return presentLabel(row!);
+  const label = presentLabel(row!);
+  emit(ctx, { type: 'label.created', payload: label });
+  return label;
 }
 
 async function ownLabel(ctx: Ctx, labelId: number): Promise<LabelRow> {
@@ -53,7 +56,9 @@ export async function updateLabel(ctx: Ctx, labelId: number, input: { name?: str
     .set({ ...(input.name ? { name: input.name.trim() } : {}), ...(input.color ? { color: input.color.toLowerCase() } : {}), updatedAt: new Date() })
     .where(eq(labels.id, labelId))
     .returning();
-  return presentLabel(row!);
+  const label = presentLabel(row!);
+  emit(ctx, { type: 'label.updated', payload: label });
+  return label;
 }
 
 export async function deleteLabel(ctx: Ctx, labelId: number): Promise<void> {
@@ -61,4 +66,5 @@ export async function deleteLabel(ctx: Ctx, labelId: number): Promise<void> {
   await authorizeLabels(ctx.db, ctx.actor, 'delete');
   // task_labels rows go with it (on delete cascade).
   await ctx.db.delete(labels).where(eq(labels.id, labelId));
+  emit(ctx, { type: 'label.deleted', payload: { id: labelId } });
 }

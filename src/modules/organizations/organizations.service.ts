@@ -4,6 +4,7 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import { apiTokens, files, organizationMembers, organizations, subscriptions, users } from '../../db/schema/index.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/events.js';
 import type { FileStore } from '../../platform/files.js';
 import type { OrgRole } from '../../platform/auth.js';
 import { recordFile, type ReceivedFile } from '../files/files.service.js';
@@ -72,6 +73,19 @@ export async function loadOrganization(db: Queryable, organizationId: number, vi
   });
 }
 
+/** The organization as the actor reads it, announced to its members. */
+async function loadAndEmit(ctx: Ctx): Promise<OrganizationDto> {
+  const organization = await loadOrganization(ctx.db, ctx.actor.organizationId, ctx.actor.userId);
+  emit(ctx, { type: 'organization.updated', payload: organization });
+  return organization;
+}
+
+/** A user became a member of an organization (not necessarily the actor's active one). */
+export async function emitMemberCreated(ctx: Ctx, organizationId: number, userId: number): Promise<void> {
+  const [member] = await loadMembers(ctx.db, organizationId, userId);
+  emit(ctx, { type: 'organization.member.created', organizationId, payload: member });
+}
+
 export async function listOrganizations(db: Queryable, userId: number, activeId: number, page: { limit: number; offset: number }) {
   const mine = and(eq(organizationMembers.userId, userId), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt));
   const [total] = await db.select({ n: count() }).from(organizationMembers).where(mine);
@@ -99,13 +113,13 @@ export async function createAndSwitch(ctx: Ctx, name: string, licensing: Licensi
 export async function renameOrganization(ctx: Ctx, name: string): Promise<OrganizationDto> {
   authorizeOrganization(ctx.actor, 'rename');
   await ctx.db.update(organizations).set({ name: name.trim(), updatedAt: new Date() }).where(eq(organizations.id, ctx.actor.organizationId));
-  return loadOrganization(ctx.db, ctx.actor.organizationId, ctx.actor.userId);
+  return loadAndEmit(ctx);
 }
 
 export async function setAiEnabled(ctx: Ctx, aiEnabled: boolean): Promise<OrganizationDto> {
   authorizeOrganization(ctx.actor, 'setAiEnabled');
   await ctx.db.update(organizations).set({ aiEnabled, updatedAt: new Date() }).where(eq(organizations.id, ctx.actor.organizationId));
-  return loadOrganization(ctx.db, ctx.actor.organizationId, ctx.actor.userId);
+  return loadAndEmit(ctx);
 }
 
 export async function changeOrganizationAvatar(ctx: Ctx, store: FileStore, received: ReceivedFile): Promise<OrganizationDto> {
@@ -118,7 +132,7 @@ export async function changeOrganizationAvatar(ctx: Ctx, store: FileStore, recei
     const [old] = await ctx.db.delete(files).where(eq(files.id, current.fileId)).returning({ key: files.key });
     if (old) ctx.afterCommit(() => store.remove(old.key));
   }
-  return loadOrganization(ctx.db, orgId, ctx.actor.userId);
+  return loadAndEmit(ctx);
 }
 
 /** Active organization switch: only to one where the caller is an active member (else 404). */
@@ -158,6 +172,7 @@ export async function changeOwner(ctx: Ctx, newOwnerId: number): Promise<Organiz
     await ctx.db.update(organizationMembers).set({ role: 'admin' }).where(and(eq(organizationMembers.organizationId, orgId), eq(organizationMembers.role, 'owner')));
     await ctx.db.update(organizationMembers).set({ role: 'owner' }).where(eq(organizationMembers.id, target.id));
     await ctx.db.update(organizations).set({ ownerId: newOwnerId, updatedAt: new Date() }).where(eq(organizations.id, orgId));
+    return loadAndEmit(ctx);
   }
   return loadOrganization(ctx.db, orgId, ctx.actor.userId);
 }
@@ -183,7 +198,8 @@ export async function removeMember(ctx: Ctx, userId: number): Promise<void> {
   const m = await lockMember(ctx, userId);
   protectOwner(m.role);
   await ctx.db.update(organizationMembers).set({ deletedAt: new Date(), active: false }).where(eq(organizationMembers.id, m.id));
-  await removeUserFromSpaces(ctx.db, ctx.actor.organizationId, userId);
+  emit(ctx, { type: 'organization.member.deleted', payload: { id: m.id, userId } });
+  await removeUserFromSpaces(ctx, userId);
   await revokeOrganizationTokens(ctx, userId);
 }
 
@@ -192,7 +208,7 @@ export async function setMemberRole(ctx: Ctx, userId: number, role: 'admin' | 'm
   const m = await lockMember(ctx, userId);
   protectOwner(m.role);
   await ctx.db.update(organizationMembers).set({ role }).where(eq(organizationMembers.id, m.id));
-  return (await loadMembers(ctx.db, ctx.actor.organizationId, userId))[0]!;
+  return loadMemberAndEmit(ctx, userId);
 }
 
 export async function setMemberActive(ctx: Ctx, userId: number, active: boolean): Promise<MemberDto> {
@@ -202,7 +218,13 @@ export async function setMemberActive(ctx: Ctx, userId: number, active: boolean)
   if (active && !m.active) await ensureFreeSeat(ctx.db, ctx.actor.organizationId);
   await ctx.db.update(organizationMembers).set({ active }).where(eq(organizationMembers.id, m.id));
   if (!active) await revokeOrganizationTokens(ctx, userId);
-  return (await loadMembers(ctx.db, ctx.actor.organizationId, userId))[0]!;
+  return loadMemberAndEmit(ctx, userId);
+}
+
+async function loadMemberAndEmit(ctx: Ctx, userId: number): Promise<MemberDto> {
+  const member = (await loadMembers(ctx.db, ctx.actor.organizationId, userId))[0]!;
+  emit(ctx, { type: 'organization.member.updated', payload: member });
+  return member;
 }
 
 /**

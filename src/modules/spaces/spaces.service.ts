@@ -12,6 +12,8 @@ import { presentSpace, type SpaceRecord } from './spaces.presenter.js';
 import type { SpaceDto, SpaceFullDto } from './spaces.schemas.js';
 import { compactSidebars, placeInSidebar, setFavoriteEntry, type SidebarOwner } from './spaces.sidebar.js';
 import { loadInviteLink } from './members/invite-links.service.js';
+import { emit } from '../../platform/events.js';
+import { emitSpaceFull } from './spaces.events.js';
 
 export const sidebarOf = (actor: Actor): SidebarOwner => ({ organizationId: actor.organizationId, userId: actor.userId });
 
@@ -117,7 +119,9 @@ export async function createSpace(
   const spaceId = space!.id;
   await db.insert(spaceMembers).values({ organizationId: actor.organizationId, spaceId, userId: actor.userId, role: 'admin', invitedById: actor.userId });
   await placeInSidebar(db, sidebarOf(actor), spaceId, input.spaceGroupId ?? null, undefined);
-  return loadSpaceFull(db, actor, spaceId);
+  const created = await loadSpaceFull(db, actor, spaceId);
+  await emitSpaceFull(ctx, 'space.created', spaceId, created);
+  return created;
 }
 
 export async function getSpace(ctx: Ctx, spaceId: number): Promise<SpaceFullDto> {
@@ -136,6 +140,7 @@ export async function deleteSpace(ctx: Ctx, store: FileStore, spaceId: number): 
   await db.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId)).for('update');
   const holders = await db.select({ userId: spaceUserSettings.userId }).from(spaceUserSettings).where(eq(spaceUserSettings.spaceId, spaceId));
   await db.delete(spaces).where(and(eq(spaces.id, spaceId), eq(spaces.organizationId, actor.organizationId)));
+  emit(ctx, { type: 'space.deleted', spaceId, payload: { id: spaceId } });
   const gone = await db
     .delete(files)
     .where(and(eq(files.spaceId, spaceId), eq(files.organizationId, actor.organizationId)))

@@ -5,10 +5,10 @@ import { inviteLinks } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { iso } from '../../../platform/http.js';
-import { addOrganizationMember } from '../../organizations/organizations.service.js';
+import { addOrganizationMember, emitMemberCreated } from '../../organizations/organizations.service.js';
 import { authorizeSpace } from '../spaces.policy.js';
 import type { InviteLinkDto } from '../spaces.schemas.js';
-import { addSpaceMembers, loadMember } from './members.service.js';
+import { addSpaceMembers, emitMembersAdded, loadMember } from './members.service.js';
 import type { JoinDataDto, SpaceMemberDto } from './members.schemas.js';
 
 type InviteLinkRow = typeof inviteLinks.$inferSelect;
@@ -103,19 +103,25 @@ export async function inviteLinkData(db: Queryable, token: string): Promise<Join
  * Joins the link's space with the link's role, and its organization when the user is not in it yet
  * (taking a licence seat: 400 NO_FREE_SEATS). A user already in the space keeps their role.
  */
-async function joinByToken(db: Queryable, userId: number, token: string): Promise<LinkTarget> {
+async function joinByToken(db: Queryable, userId: number, token: string): Promise<LinkTarget & { joinedOrganization: boolean; joinedSpace: boolean }> {
   const link = await findLink(db, token, true);
   if (!link.enabled) throw new AppError('LINK_DISABLED', 'this invite link is disabled');
   const organizationId = Number(link.organizationId);
-  await addOrganizationMember(db, organizationId, userId);
-  await addSpaceMembers(db, { organizationId, spaceId: Number(link.spaceId) }, [userId], link.role, link.createdById);
-  return link;
+  const joinedOrganization = await addOrganizationMember(db, organizationId, userId);
+  const added = await addSpaceMembers(db, { organizationId, spaceId: Number(link.spaceId) }, [userId], link.role, link.createdById);
+  return { ...link, joinedOrganization, joinedSpace: added.length > 0 };
 }
 
 /** A signed-in user joins by link; their active organization stays as it is. */
 export async function joinByLink(ctx: Ctx, token: string): Promise<SpaceMemberDto> {
   const link = await joinByToken(ctx.db, ctx.actor.userId, token);
-  return loadMember(ctx.db, Number(link.spaceId), ctx.actor.userId);
+  const spaceId = Number(link.spaceId);
+  const member = await loadMember(ctx.db, spaceId, ctx.actor.userId);
+  // The link's organization, which need not be the caller's active one, is where this happened.
+  const organizationId = Number(link.organizationId);
+  if (link.joinedOrganization) await emitMemberCreated(ctx, organizationId, ctx.actor.userId);
+  if (link.joinedSpace) emitMembersAdded(ctx, spaceId, [member], [ctx.actor.userId], organizationId);
+  return member;
 }
 
 /** Registration with an invite token (plugged into auth's joinHooks): the new user joins the link's organization and space. */

@@ -4,6 +4,7 @@ import { spaceMembers, spaceUserSettings } from '../../../db/schema/index.js';
 import type { SpaceRole } from '../../../platform/access.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
+import { emit } from '../../../platform/events.js';
 import { authorizeMemberRemoval, authorizeSpace } from '../spaces.policy.js';
 import { removeSidebarEntry } from '../spaces.sidebar.js';
 import { presentSpaceMember, type MemberRecord } from './members.presenter.js';
@@ -43,7 +44,7 @@ export async function listMembers(ctx: Ctx, spaceId: number, page: { limit: numb
 }
 
 /**
- * Adds users to a space with one role; users already in it keep theirs. Each newcomer gets a
+ * Adds users to a space with one role; users already in it keep theirs; answers who was added. Each newcomer gets a
  * sidebar entry at the end of their ungrouped spaces. Callers have checked that every user is an
  * active member of the space's organization.
  */
@@ -53,14 +54,17 @@ export async function addSpaceMembers(
   userIds: number[],
   role: SpaceRole,
   invitedById: number | null,
-): Promise<void> {
-  if (userIds.length === 0) return;
+): Promise<number[]> {
+  if (userIds.length === 0) return [];
   const { organizationId, spaceId } = space;
   const ids = idList(userIds);
-  await db.execute(sql`
-    insert into space_members (organization_id, space_id, user_id, role, invited_by_id)
-    select ${organizationId}, ${spaceId}, u, ${role}, ${invitedById} from unnest(${ids}::bigint[]) as u
-    on conflict (space_id, user_id) do nothing`);
+  const added = await queryRows<{ userId: number }>(
+    db,
+    sql`insert into space_members (organization_id, space_id, user_id, role, invited_by_id)
+        select ${organizationId}, ${spaceId}, u, ${role}, ${invitedById} from unnest(${ids}::bigint[]) as u
+        on conflict (space_id, user_id) do nothing
+        returning user_id as "userId"`,
+  );
   // The newcomers' ungrouped folders are locked so concurrent appends cannot take the same position.
   await db.execute(sql`select 1 from space_user_settings
     where organization_id = ${organizationId} and user_id = any(${ids}::bigint[]) and space_group_id is null for update`);
@@ -71,6 +75,15 @@ export async function addSpaceMembers(
                      where x.organization_id = ${organizationId} and x.user_id = u and x.space_group_id is null), 0)
     from unnest(${ids}::bigint[]) as u
     on conflict (space_id, user_id) do nothing`);
+  return added.map((r) => Number(r.userId));
+}
+
+/** space.member.added for the members who joined now (not those who already were in the space). */
+export function emitMembersAdded(ctx: Ctx, spaceId: number, members: SpaceMemberDto[], added: number[], organizationId?: number): void {
+  const now = new Set(added);
+  for (const member of members) {
+    if (now.has(member.userId)) emit(ctx, { type: 'space.member.added', spaceId, payload: member, ...(organizationId === undefined ? {} : { organizationId }) });
+  }
 }
 
 /** Active members of the organization among `userIds`. */
@@ -124,8 +137,9 @@ export async function shareSpace(
   }
   const byEmail = await organizationUsersByEmail(db, actor.organizationId, emails);
   const targets = [...new Set([...userIds, ...byEmail.values()])];
-  await addSpaceMembers(db, { organizationId: actor.organizationId, spaceId }, targets, input.role, actor.userId);
+  const added = await addSpaceMembers(db, { organizationId: actor.organizationId, spaceId }, targets, input.role, actor.userId);
   const { items } = await queryMembers(db, spaceId, { userIds: targets });
+  emitMembersAdded(ctx, spaceId, items, added);
   return { members: items, emailed: emails.filter((e) => !byEmail.has(e)) };
 }
 
@@ -149,7 +163,11 @@ export async function removeSpaceMember(ctx: Ctx, spaceId: number, userId: numbe
   const target = members.find((m) => m.userId === userId);
   if (!target) throw notFound('space member');
   keepAnAdmin(members, target, null);
-  await db.delete(spaceMembers).where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)));
+  const [gone] = await db
+    .delete(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)))
+    .returning({ id: spaceMembers.id });
+  emit(ctx, { type: 'space.member.removed', spaceId, payload: { id: gone!.id, userId } });
   await removeSidebarEntry(db, { organizationId: actor.organizationId, userId }, spaceId);
 }
 
@@ -161,7 +179,9 @@ export async function setSpaceMemberRole(ctx: Ctx, spaceId: number, userId: numb
   if (!target) throw notFound('space member');
   keepAnAdmin(members, target, role);
   await db.update(spaceMembers).set({ role }).where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.userId, userId)));
-  return loadMember(db, spaceId, userId);
+  const member = await loadMember(db, spaceId, userId);
+  emit(ctx, { type: 'space.member.updated', spaceId, payload: member });
+  return member;
 }
 
 /**
@@ -169,7 +189,13 @@ export async function setSpaceMemberRole(ctx: Ctx, spaceId: number, userId: numb
  * sidebar entries there. The last-admin rule does not apply: organization owners and admins act as
  * admins of every space, so no space is left unmanaged.
  */
-export async function removeUserFromSpaces(db: Queryable, organizationId: number, userId: number): Promise<void> {
-  await db.delete(spaceMembers).where(and(eq(spaceMembers.organizationId, organizationId), eq(spaceMembers.userId, userId)));
+export async function removeUserFromSpaces(ctx: Ctx, userId: number): Promise<void> {
+  const { db } = ctx;
+  const organizationId = ctx.actor.organizationId;
+  const gone = await db
+    .delete(spaceMembers)
+    .where(and(eq(spaceMembers.organizationId, organizationId), eq(spaceMembers.userId, userId)))
+    .returning({ id: spaceMembers.id, spaceId: spaceMembers.spaceId });
+  for (const m of gone) emit(ctx, { type: 'space.member.removed', spaceId: m.spaceId, payload: { id: m.id, userId } });
   await db.delete(spaceUserSettings).where(and(eq(spaceUserSettings.organizationId, organizationId), eq(spaceUserSettings.userId, userId)));
 }
