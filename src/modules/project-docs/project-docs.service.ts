@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
+import { emit } from '../../platform/events.js';
 import { notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { presentFile } from '../files/files.presenter.js';
@@ -12,6 +13,16 @@ import { presentProjectDocumentation, type DocumentationRecord } from './project
 import type { ProjectDocumentationDto } from './project-docs.schemas.js';
 
 type Kind = 'image' | 'file';
+
+/**
+ * Project documentation is part of its project: a change is project.updated for the project's
+ * readers, carrying the documentation as GET …/documentation answers it (loaded once).
+ */
+async function announce(ctx: Ctx, projectId: number, spaceId: number): Promise<ProjectDocumentationDto> {
+  const doc = await loadDocumentation(ctx.db, ctx.actor, projectId);
+  emit(ctx, { type: 'project.updated', spaceId, projectId, payload: { id: projectId, documentation: doc } });
+  return doc;
+}
 
 async function loadDocumentation(db: Queryable, actor: Actor, projectId: number): Promise<ProjectDocumentationDto> {
   const [doc] = await queryRows<DocumentationRecord>(
@@ -39,7 +50,7 @@ export async function getProjectDocumentation(ctx: Ctx, projectId: number): Prom
  * on first write, then locked, so two writers holding the same version cannot both succeed.
  */
 export async function writeProjectDocumentation(ctx: Ctx, projectId: number, input: { content: string; ifMatch?: string }): Promise<ProjectDocumentationDto> {
-  await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
+  const { spaceId } = await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
   requireContentSize(input.content);
   await ctx.db.execute(sql`insert into project_documentation (project_id, organization_id) values (${projectId}, ${ctx.actor.organizationId})
                            on conflict (project_id) do nothing`);
@@ -51,7 +62,7 @@ export async function writeProjectDocumentation(ctx: Ctx, projectId: number, inp
   await ctx.db.execute(sql`update project_documentation
                            set content = ${input.content}, version = version + 1, updated_by_id = ${ctx.actor.userId}, updated_at = now()
                            where project_id = ${projectId}`);
-  return loadDocumentation(ctx.db, ctx.actor, projectId);
+  return announce(ctx, projectId, spaceId);
 }
 
 async function attach(ctx: Ctx, store: FileStore, projectId: number, spaceId: number, file: ReceivedFile, kind: Kind): Promise<FileRow> {
@@ -63,19 +74,22 @@ async function attach(ctx: Ctx, store: FileStore, projectId: number, spaceId: nu
 
 export async function uploadDocumentationImage(ctx: Ctx, store: FileStore, projectId: number, image: ReceivedFile) {
   const { spaceId } = await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
-  return presentFile(await attach(ctx, store, projectId, spaceId, image, 'image'));
+  const file = presentFile(await attach(ctx, store, projectId, spaceId, image, 'image'));
+  await announce(ctx, projectId, spaceId);
+  return file;
 }
 
 export async function uploadDocumentationFiles(ctx: Ctx, store: FileStore, projectId: number, received: ReceivedFile[]) {
   const { spaceId } = await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
   const stored = [];
   for (const file of received) stored.push(presentFile(await attach(ctx, store, projectId, spaceId, file, 'file')));
+  await announce(ctx, projectId, spaceId);
   return stored;
 }
 
 /** Deletes one of the documentation's images: the file row now, the blob once that commits. */
 export async function deleteDocumentationImage(ctx: Ctx, store: FileStore, projectId: number, fileId: number): Promise<void> {
-  await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
+  const { spaceId } = await authorizeProjectDocs(ctx.db, ctx.actor, projectId, 'write');
   const [image] = await queryRows<{ key: string }>(
     ctx.db,
     sql`select f.key from project_documentation_files d join files f on f.id = d.file_id
@@ -85,4 +99,5 @@ export async function deleteDocumentationImage(ctx: Ctx, store: FileStore, proje
   if (!image) throw notFound('documentation image');
   await ctx.db.execute(sql`delete from files where id = ${fileId}`);
   ctx.afterCommit(() => store.remove(String(image.key)));
+  await announce(ctx, projectId, spaceId);
 }

@@ -5,6 +5,7 @@ import { readableSpaceIds } from '../../platform/access.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/events.js';
 import { presentStage } from '../stages/stages.presenter.js';
 import { compactSlot, placeInSlot, slotsOf } from './placement/placement.ordering.js';
 import { authorizeProject, authorizeProjectInSpace } from './projects.policy.js';
@@ -115,12 +116,19 @@ export async function createProject(
     })
     .returning({ id: projects.id });
   await placeInSlot(db, { spaceId: input.spaceId, groupId }, { kind: 'home', projectId: row!.id });
-  return loadProjectFull(db, actor, row!.id);
+  const project = await loadProjectFull(db, actor, row!.id);
+  emitProject(ctx, 'project.created', project);
+  return project;
 }
 
 export async function getProject(ctx: Ctx, projectId: number): Promise<ProjectFullDto> {
   await authorizeProject(ctx.db, ctx.actor, projectId, 'read');
   return loadProjectFull(ctx.db, ctx.actor, projectId);
+}
+
+/** A project event, addressed to the project and its home space. */
+export function emitProject(ctx: Ctx, type: 'project.created' | 'project.updated' | 'project.restored', project: ProjectDto): void {
+  emit(ctx, { type, spaceId: project.spaceId, projectId: project.id, payload: project });
 }
 
 type ProjectPatch = Partial<Pick<typeof projects.$inferInsert, 'name' | 'description' | 'showDocumentationTab' | 'showTimelineTab' | 'showCalendarTab'>>;
@@ -133,7 +141,9 @@ export async function updateProject(ctx: Ctx, projectId: number, patch: ProjectP
     .update(projects)
     .set({ ...values, updatedAt: sql`now()` })
     .where(and(eq(projects.id, projectId), eq(projects.organizationId, ctx.actor.organizationId)));
-  return loadProject(ctx.db, ctx.actor, projectId);
+  const project = await loadProject(ctx.db, ctx.actor, projectId);
+  emitProject(ctx, 'project.updated', project);
+  return project;
 }
 
 /** The caller's own flag; readers may keep favourites too. */
@@ -149,10 +159,12 @@ export async function setProjectFavorite(ctx: Ctx, projectId: number, favorite: 
 /** Soft delete: the project leaves every list and its board answers 404 until restored. */
 export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {
   await authorizeProject(ctx.db, ctx.actor, projectId, 'delete');
-  await ctx.db
+  const [gone] = await ctx.db
     .update(projects)
     .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(projects.id, projectId), eq(projects.organizationId, ctx.actor.organizationId)));
+    .where(and(eq(projects.id, projectId), eq(projects.organizationId, ctx.actor.organizationId)))
+    .returning({ spaceId: projects.spaceId });
+  emit(ctx, { type: 'project.deleted', spaceId: gone!.spaceId, projectId, payload: { id: projectId } });
   for (const slot of await slotsOf(ctx.db, projectId)) await compactSlot(ctx.db, slot);
 }
 
@@ -167,5 +179,7 @@ export async function restoreProject(ctx: Ctx, projectId: number): Promise<Proje
   if (restored.length > 0) {
     for (const slot of await slotsOf(ctx.db, projectId)) await placeInSlot(ctx.db, slot, { kind: slot.kind, projectId });
   }
-  return loadProjectFull(ctx.db, ctx.actor, projectId);
+  const project = await loadProjectFull(ctx.db, ctx.actor, projectId);
+  if (restored.length > 0) emitProject(ctx, 'project.restored', project);
+  return project;
 }

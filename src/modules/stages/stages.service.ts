@@ -5,6 +5,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { compact, lockOrder, placeAt, writeOrder, type OrderedScope } from '../../platform/ordering.js';
 import { orderToInt } from '../../platform/schemas.js';
+import { emitInProject } from '../projects/projects.events.js';
 import { authorizeProject } from '../projects/projects.policy.js';
 import { authorizeStage, authorizeStages } from './stages.policy.js';
 import { presentStage, presentStageWithAutomation } from './stages.presenter.js';
@@ -42,7 +43,9 @@ export async function createStage(ctx: Ctx, projectId: number, input: { name: st
   const stageId = row!.id;
   await placeAt(ctx.db, columnsOf(projectId), stageId, orderToInt(input.order));
   await moveTasksToStage(ctx, { projectId, stageId, taskIds: input.tasks ?? [] });
-  return loadStage(ctx.db, stageId);
+  const stage = await loadStage(ctx.db, stageId);
+  emitInProject(ctx, 'stage.created', projectId, stage);
+  return stage;
 }
 
 type StagePatch = Partial<Pick<typeof stages.$inferInsert, 'name' | 'tasksLimit' | 'color'>>;
@@ -53,8 +56,15 @@ async function patchStage(ctx: Ctx, projectId: number, stageId: number, patch: S
   return loadStageRow(ctx.db, stageId);
 }
 
+/** A column's own properties changed: everyone gets the Stage form, whichever form the route answers. */
+function stageUpdated<T extends StageDto | StageColorDto>(ctx: Ctx, projectId: number, row: Awaited<ReturnType<typeof patchStage>>, answer: T): T {
+  emitInProject(ctx, 'stage.updated', projectId, presentStage(row));
+  return answer;
+}
+
 export async function renameStage(ctx: Ctx, projectId: number, stageId: number, name: string): Promise<StageDto> {
-  return presentStage(await patchStage(ctx, projectId, stageId, { name: name.trim() }));
+  const row = await patchStage(ctx, projectId, stageId, { name: name.trim() });
+  return stageUpdated(ctx, projectId, row, presentStage(row));
 }
 
 /**
@@ -62,19 +72,24 @@ export async function renameStage(ctx: Ctx, projectId: number, stageId: number, 
  * stops further arrivals (creates and moves answer STAGE_TASKS_LIMIT), it never evicts.
  */
 export async function setStageTasksLimit(ctx: Ctx, projectId: number, stageId: number, tasksLimit: number): Promise<StageDto> {
-  return presentStage(await patchStage(ctx, projectId, stageId, { tasksLimit }));
+  const row = await patchStage(ctx, projectId, stageId, { tasksLimit });
+  return stageUpdated(ctx, projectId, row, presentStage(row));
 }
 
 /** The spec's colour form. Automation rules have no module yet, so no column is used by one. */
 export async function setStageColor(ctx: Ctx, projectId: number, stageId: number, color: string): Promise<StageColorDto> {
-  return presentStageWithAutomation(await patchStage(ctx, projectId, stageId, { color }), false);
+  const row = await patchStage(ctx, projectId, stageId, { color });
+  return stageUpdated(ctx, projectId, row, presentStageWithAutomation(row, false));
 }
 
 export async function moveStage(ctx: Ctx, projectId: number, stageId: number, order: number | string): Promise<StageDto> {
   await authorizeStage(ctx.db, ctx.actor, projectId, stageId, 'update');
   await lockColumns(ctx.db, projectId);
   await placeAt(ctx.db, columnsOf(projectId), stageId, orderToInt(order));
-  return loadStage(ctx.db, stageId);
+  // Its neighbours were renumbered too: the project's whole column list is the change.
+  const columns = await listStageRows(ctx.db, projectId);
+  emitInProject(ctx, 'stage.moved', projectId, { projectId, stages: columns });
+  return columns.find((s) => s.id === stageId)!;
 }
 
 export async function listStageRows(db: Queryable, projectId: number): Promise<StageDto[]> {
@@ -92,7 +107,9 @@ export async function reorderStages(ctx: Ctx, projectId: number, ids: number[]):
     throw new AppError('BAD_REQUEST', `ids must list each of the project's ${current.length} columns exactly once`);
   }
   await writeOrder(ctx.db, columnsOf(projectId), ids);
-  return listStageRows(ctx.db, projectId);
+  const columns = await listStageRows(ctx.db, projectId);
+  emitInProject(ctx, 'stage.moved', projectId, { projectId, stages: columns });
+  return columns;
 }
 
 /** Moves a column, with its tasks, to another project (editor of both); the column's automation goes nowhere: it has none yet. */
@@ -118,7 +135,11 @@ export async function moveStageToProject(
   await db.update(stages).set({ projectId: input.projectId, updatedAt: sql`now()` }).where(eq(stages.id, stageId));
   await placeAt(db, columnsOf(input.projectId), stageId, orderToInt(input.order));
   await compact(db, columnsOf(projectId));
-  return loadStage(db, stageId);
+  const moved = await loadStage(db, stageId);
+  // Gone from one board, arrived on the other: each board's readers learn of their side.
+  emitInProject(ctx, 'stage.deleted', projectId, { id: stageId });
+  emitInProject(ctx, 'stage.created', input.projectId, moved);
+  return moved;
 }
 
 /**
@@ -144,4 +165,5 @@ export async function deleteStage(ctx: Ctx, projectId: number, stageId: number, 
   }
   await ctx.db.delete(stages).where(eq(stages.id, stageId));
   await compact(ctx.db, columnsOf(projectId));
+  emitInProject(ctx, 'stage.deleted', projectId, { id: stageId });
 }

@@ -5,6 +5,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { compact, placeAt } from '../../platform/ordering.js';
 import { orderToInt } from '../../platform/schemas.js';
+import { emitInProject } from '../projects/projects.events.js';
 import { authorizeTable } from './tables.policy.js';
 import { COLUMN_COLUMNS, presentColumn, presentRow, ROW_COLUMNS, type ColumnRow, type RowRow } from './tables.presenter.js';
 import type { CreateColumnInput, TableColumnDto, TableQueryInput, TableRowDto, UpdateColumnInput } from './tables.schemas.js';
@@ -51,7 +52,9 @@ export async function createTableColumn(ctx: Ctx, projectId: number, input: Crea
   );
   const id = Number(row!.id);
   await placeAt(db, columnsScope(projectId), id, orderToInt(input.order));
-  return loadColumn(ctx, projectId, id);
+  const column = await loadColumn(ctx, projectId, id);
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'column.created', id, column });
+  return column;
 }
 
 async function loadColumn(ctx: Ctx, projectId: number, columnId: number, lock = false): Promise<TableColumnDto> {
@@ -93,7 +96,9 @@ export async function updateTableColumn(ctx: Ctx, projectId: number, columnId: n
     );
   }
   if (input.order !== undefined) await placeAt(db, columnsScope(projectId), columnId, orderToInt(input.order));
-  return loadColumn(ctx, projectId, columnId);
+  const column = await loadColumn(ctx, projectId, columnId);
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'column.updated', id: columnId, column });
+  return column;
 }
 
 /** Deletes a column and its cells from every row; the other columns close ranks. */
@@ -106,4 +111,5 @@ export async function deleteTableColumn(ctx: Ctx, projectId: number, columnId: n
   await db.execute(sql`update table_rows set cells = cells - ${key}, updated_at = now() where project_id = ${projectId} and cells -> ${key} is not null`);
   await db.execute(sql`delete from table_columns where id = ${columnId}`);
   await compact(db, columnsScope(projectId));
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'column.deleted', id: columnId });
 }

@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors.js';
 import { compact, placeAt } from '../../platform/ordering.js';
 import { orderToInt } from '../../platform/schemas.js';
 import { validateCells } from './cells.js';
+import { emitInProject } from '../projects/projects.events.js';
 import { authorizeTable } from './tables.policy.js';
 import { presentRow, ROW_COLUMNS, type RowRow } from './tables.presenter.js';
 import type { CreateRowInput, TableRowDto, UpdateRowInput } from './tables.schemas.js';
@@ -32,7 +33,9 @@ export async function createTableRow(ctx: Ctx, projectId: number, input: CreateR
   );
   const id = Number(row!.id);
   await placeAt(db, rowsScope(projectId), id, orderToInt(input.order));
-  return loadRow(ctx, projectId, id);
+  const created = await loadRow(ctx, projectId, id);
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'row.created', id, row: created });
+  return created;
 }
 
 /** Sets the cells given (null empties one), keeping the others; `order` moves the row. */
@@ -51,7 +54,9 @@ export async function updateTableRow(ctx: Ctx, projectId: number, rowId: number,
     await placeAt(db, rowsScope(projectId), rowId, orderToInt(input.order));
     await db.execute(sql`update table_rows set updated_at = now() where id = ${rowId}`);
   }
-  return loadRow(ctx, projectId, rowId);
+  const row = await loadRow(ctx, projectId, rowId);
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'row.updated', id: rowId, row });
+  return row;
 }
 
 export async function deleteTableRow(ctx: Ctx, projectId: number, rowId: number): Promise<void> {
@@ -61,4 +66,5 @@ export async function deleteTableRow(ctx: Ctx, projectId: number, rowId: number)
   await loadRow(ctx, projectId, rowId, true);
   await db.execute(sql`delete from table_rows where id = ${rowId}`);
   await compact(db, rowsScope(projectId));
+  emitInProject(ctx, 'table.updated', projectId, { projectId, change: 'row.deleted', id: rowId });
 }

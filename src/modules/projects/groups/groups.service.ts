@@ -4,6 +4,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
 import { compact, placeAt, type OrderedScope } from '../../../platform/ordering.js';
 import { orderToInt } from '../../../platform/schemas.js';
+import { emitSpaceFull } from '../../spaces/spaces.events.js';
 import { lockSlot, writeSlot } from '../placement/placement.ordering.js';
 import { authorizeProjectInSpace } from '../projects.policy.js';
 import { presentProjectGroup } from './groups.presenter.js';
@@ -38,12 +39,14 @@ export async function createProjectGroup(ctx: Ctx, spaceId: number, input: { nam
     .values({ organizationId: ctx.actor.organizationId, spaceId, name: input.name.trim(), order: 0 })
     .returning({ id: projectGroups.id });
   await placeAt(ctx.db, groupsOf(spaceId), row!.id, orderToInt(input.order));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, row!.id);
 }
 
 export async function renameProjectGroup(ctx: Ctx, spaceId: number, groupId: number, name: string): Promise<ProjectGroupDto> {
   await authorizeGroup(ctx, spaceId, groupId);
   await ctx.db.update(projectGroups).set({ name: name.trim(), updatedAt: sql`now()` }).where(eq(projectGroups.id, groupId));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, groupId);
 }
 
@@ -51,6 +54,7 @@ export async function moveProjectGroup(ctx: Ctx, spaceId: number, groupId: numbe
   await authorizeGroup(ctx, spaceId, groupId);
   await lockSpace(ctx, spaceId);
   await placeAt(ctx.db, groupsOf(spaceId), groupId, orderToInt(order));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, groupId);
 }
 
@@ -64,4 +68,5 @@ export async function deleteProjectGroup(ctx: Ctx, spaceId: number, groupId: num
   // Projects in the trash keep no position; the foreign key ungroups them (ON DELETE SET NULL).
   await ctx.db.delete(projectGroups).where(eq(projectGroups.id, groupId));
   await compact(ctx.db, groupsOf(spaceId));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
 }

@@ -5,7 +5,8 @@ import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { orderToInt } from '../../../platform/schemas.js';
 import { authorizeProject, authorizeProjectInSpace } from '../projects.policy.js';
-import { loadProject, requireGroupInSpace } from '../projects.service.js';
+import { emit } from '../../../platform/events.js';
+import { emitProject, loadProject, requireGroupInSpace } from '../projects.service.js';
 import type { ProjectDto } from '../projects.schemas.js';
 import { compactSlot, placeInSlot, slotsOf, type Entry, type Slot } from './placement.ordering.js';
 
@@ -22,7 +23,9 @@ export async function moveProject(ctx: Ctx, projectId: number, input: { order: n
   await authorizeProject(ctx.db, ctx.actor, projectId, 'update');
   const here = await placementIn(ctx.db, projectId, input.spaceId);
   await placeInSlot(ctx.db, here, { kind: here.kind, projectId }, orderToInt(input.order));
-  return loadProject(ctx.db, ctx.actor, projectId);
+  const project = await loadProject(ctx.db, ctx.actor, projectId);
+  emitProject(ctx, 'project.updated', project);
+  return project;
 }
 
 /**
@@ -49,7 +52,9 @@ export async function moveProjectToGroup(
   const to: Slot = { spaceId: from.spaceId, groupId: input.projectGroupId };
   await placeInSlot(db, to, { kind: from.kind, projectId }, orderToInt(input.order));
   if (from.groupId !== to.groupId) await compactSlot(db, from);
-  return loadProject(db, actor, projectId);
+  const project = await loadProject(db, actor, projectId);
+  emitProject(ctx, 'project.updated', project);
+  return project;
 }
 
 /** Shows the project in another space too; the caller must be an editor of the project and of that space. */
@@ -63,7 +68,10 @@ export async function linkProject(ctx: Ctx, projectId: number, input: { spaceId:
   if (groupId !== null) await requireGroupInSpace(db, groupId, input.spaceId);
   await db.insert(projectSpaces).values({ organizationId: actor.organizationId, projectId, spaceId: input.spaceId, projectGroupId: groupId, order: 0 });
   await placeInSlot(db, { spaceId: input.spaceId, groupId }, { kind: 'link', projectId });
-  return loadProject(db, actor, projectId);
+  const project = await loadProject(db, actor, projectId);
+  // Addressed to the space it now shows in: that space's listing is what changed.
+  emit(ctx, { type: 'project.linked', spaceId: input.spaceId, projectId, payload: project });
+  return project;
 }
 
 /** Removes the project from a space it was linked into; its home space cannot be removed (delete the project instead). */
@@ -75,4 +83,5 @@ export async function unlinkProject(ctx: Ctx, projectId: number, spaceId: number
   if (here.kind === 'home') throw new AppError('BAD_REQUEST', "a project cannot leave its home space; delete the project instead");
   await db.delete(projectSpaces).where(and(eq(projectSpaces.projectId, projectId), eq(projectSpaces.spaceId, spaceId)));
   await compactSlot(db, here);
+  emit(ctx, { type: 'project.unlinked', spaceId, projectId, payload: { id: projectId, spaceId } });
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { lockOrder, writeOrder } from '../../../platform/ordering.js';
+import { emitInProject } from '../../projects/projects.events.js';
 import { columnScope, lockColumns } from '../board/columns.js';
 import { authorizeColumnSort } from './sorting.policy.js';
 import type { SortInput, SortKey, SortResultDto } from './sorting.schemas.js';
@@ -40,5 +41,7 @@ export async function sortColumn(ctx: Ctx, projectId: number, stageId: number, i
   );
   const sorted = rows.map((r) => Number(r.id));
   await writeOrder(db, scope, sorted);
-  return sorted.map((taskId, i) => ({ taskId, order: String(i) }));
+  const result = sorted.map((taskId, i) => ({ taskId, order: String(i) }));
+  emitInProject(ctx, 'stage.sorted', projectId, { stageId, projectId, by: input.by, direction: input.direction ?? DEFAULT_DIRECTION[input.by], tasks: result });
+  return result;
 }
