@@ -7,6 +7,7 @@ import { authorizeDocsInSpace, authorizeGroup } from './docs.policy.js';
 import { presentGroups, type GroupRecord, type TreeRecord } from './docs.presenter.js';
 import type { DocumentationGroupDto } from './docs.schemas.js';
 import { groupsScope, idArray } from './docs.queries.js';
+import { emitSpaceFull } from '../spaces/spaces.events.js';
 
 const GROUP_COLUMNS = sql`id, space_id as "spaceId", name, "order", created_at as "createdAt", updated_at as "updatedAt"`;
 
@@ -59,12 +60,14 @@ export async function createGroup(ctx: Ctx, spaceId: number, input: { name: stri
         returning id`,
   );
   await placeAt(ctx.db, groupsScope(spaceId), Number(row!.id), input.order);
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, Number(row!.id));
 }
 
 export async function renameGroup(ctx: Ctx, spaceId: number, groupId: number, name: string): Promise<DocumentationGroupDto> {
   await authorizeGroup(ctx.db, ctx.actor, spaceId, groupId, 'write', true);
   await ctx.db.execute(sql`update documentation_groups set name = ${name.trim()}, updated_at = now() where id = ${groupId}`);
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, groupId);
 }
 
@@ -75,6 +78,7 @@ export async function deleteGroup(ctx: Ctx, spaceId: number, groupId: number): P
   if (Number(pages[0]?.n ?? 0) > 0) throw new AppError('GROUP_NOT_EMPTY', 'the documentation group still holds pages');
   await ctx.db.execute(sql`delete from documentation_groups where id = ${groupId}`);
   await compact(ctx.db, groupsScope(spaceId));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
 }
 
 /** {id, name, order} of a space's documentation groups, for Space(full). */

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { emit, type EventType } from '../../platform/events.js';
 import { compact, placeAt } from '../../platform/ordering.js';
 import { presentFile } from '../files/files.presenter.js';
 import { recordFile, type ReceivedFile } from '../files/files.service.js';
@@ -13,6 +14,12 @@ import type { PageDto, PageFullDto } from './docs.schemas.js';
 import { recordPageVersion, requireContentSize, requireFresh } from './versioning.js';
 
 type Env = Pick<DocsEnv, 'publicUrl'>;
+
+/** A page event goes to the readers of its space, with the page as the route that changed it answers it. */
+export function emitPage<T extends PageDto>(ctx: Ctx, type: EventType, page: T): T {
+  emit(ctx, { type, spaceId: page.spaceId, payload: page });
+  return page;
+}
 
 /** A group or parent named in a request must be of the same space (400, as for any bad reference). */
 async function requireGroupInSpace(ctx: Ctx, groupId: number, spaceId: number): Promise<void> {
@@ -69,7 +76,7 @@ export async function createPage(ctx: Ctx, env: Env, input: CreatePageInput): Pr
   const pageId = Number(row!.id);
   await placeAt(ctx.db, siblingsScope(input.documentationGroupId, parentPageId), pageId, input.order);
   await recordPageVersion(ctx.db, ctx.actor, pageId, 1, content);
-  return loadPageFull(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.created', await loadPageFull(ctx.db, ctx.actor, pageId, env));
 }
 
 export async function getPage(ctx: Ctx, env: Env, pageId: number): Promise<PageFullDto> {
@@ -89,7 +96,7 @@ export async function writePageContent(ctx: Ctx, env: Env, pageId: number, input
   await ctx.db.execute(sql`update pages set content = ${input.content}, version = ${version}, updated_by_id = ${ctx.actor.userId}, updated_at = now()
                            where id = ${pageId}`);
   await recordPageVersion(ctx.db, ctx.actor, pageId, version, input.content);
-  return loadPageFull(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.updated', await loadPageFull(ctx.db, ctx.actor, pageId, env));
 }
 
 /** Name and icon: properties of the page, not of its content, so the version does not move. */
@@ -99,7 +106,7 @@ export async function updatePageProperties(ctx: Ctx, env: Env, pageId: number, p
   if (patch.name !== undefined) sets.push(sql`name = ${patch.name.trim()}`);
   if (patch.icon !== undefined) sets.push(sql`icon = ${patch.icon}`);
   await ctx.db.execute(sql`update pages set ${sql.join(sets, sql`, `)} where id = ${pageId}`);
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.updated', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 export async function setPageCollapsed(ctx: Ctx, env: Env, pageId: number, collapsed: boolean): Promise<PageDto> {
@@ -120,7 +127,7 @@ export async function setPagePublic(ctx: Ctx, env: Env, pageId: number, publishe
       ? sql`update pages set public_token = coalesce(public_token, ${token}), updated_at = now() where id = ${pageId}`
       : sql`update pages set public_token = null, updated_at = now() where id = ${pageId}`,
   );
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, published ? 'page.published' : 'page.unpublished', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 /** Archives the page and everything below it; public links stop answering at once. */
@@ -129,7 +136,7 @@ export async function archivePage(ctx: Ctx, env: Env, pageId: number): Promise<P
   const ids = await subtreeIds(ctx.db, pageId);
   await ctx.db.execute(sql`update pages set archived_at = now(), updated_at = now()
                            where id = any(${idArray(ids)}::bigint[]) and archived_at is null`);
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.archived', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 /**
@@ -149,7 +156,7 @@ export async function restorePage(ctx: Ctx, env: Env, pageId: number): Promise<P
       await placeAt(ctx.db, siblingsScope(page.documentationGroupId, null), pageId, undefined);
     }
   }
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.restored', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 /** Deletes the page and its subtree, with the files no other page refers to (blobs after commit). */
@@ -164,6 +171,7 @@ export async function deletePage(ctx: Ctx, env: DocsEnv, pageId: number): Promis
           and f.organization_id = ${ctx.actor.organizationId}`,
   );
   await ctx.db.execute(sql`delete from pages where id = ${pageId}`);
+  emit(ctx, { type: 'page.deleted', spaceId: page.spaceId, payload: { id: pageId } });
   if (orphans.length > 0) {
     await ctx.db.execute(sql`delete from files where id = any(${idArray(orphans.map((f) => Number(f.id)))}::bigint[])`);
     ctx.afterCommit(() => Promise.all(orphans.map((f) => env.files.remove(String(f.key)))).then(() => {}));
@@ -180,6 +188,8 @@ export async function uploadPageFiles(ctx: Ctx, env: DocsEnv, pageId: number, re
     stored.push(presentFile(row));
   }
   await ctx.db.execute(sql`update pages set updated_at = now(), updated_by_id = ${ctx.actor.userId} where id = ${pageId}`);
+  // The route answers the files; readers get the page with its new file list.
+  emitPage(ctx, 'page.updated', await loadPageFull(ctx.db, ctx.actor, pageId, env));
   return stored;
 }
 

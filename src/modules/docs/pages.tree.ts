@@ -6,7 +6,7 @@ import { compact, placeAt } from '../../platform/ordering.js';
 import { authorizePage, type PageRef } from './docs.policy.js';
 import { idArray, loadPage, loadPageFull, siblingsScope, subtreeIds, type DocsEnv } from './docs.queries.js';
 import type { PageDto, PageFullDto } from './docs.schemas.js';
-import { requireLiveParentInSpace } from './pages.service.js';
+import { emitPage, requireLiveParentInSpace } from './pages.service.js';
 import { recordPageVersion } from './versioning.js';
 
 type Env = Pick<DocsEnv, 'publicUrl'>;
@@ -43,7 +43,7 @@ export async function movePage(ctx: Ctx, env: Env, pageId: number, input: { orde
   }
   const parentPageId = groupId === page.documentationGroupId ? page.parentPageId : null;
   await relocate(ctx, page, { groupId, parentPageId }, input.order);
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.moved', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 /** Nests a page under another one of its space (null: the top level of its group). Never under itself or its own subtree. */
@@ -60,7 +60,7 @@ export async function nestPage(ctx: Ctx, env: Env, pageId: number, input: { pare
     groupId = (await requireLiveParentInSpace(ctx, input.parentPageId, page.spaceId)).documentationGroupId;
   }
   await relocate(ctx, page, { groupId, parentPageId: input.parentPageId }, input.order);
-  return loadPage(ctx.db, ctx.actor, pageId, env);
+  return emitPage(ctx, 'page.moved', await loadPage(ctx.db, ctx.actor, pageId, env));
 }
 
 interface SourceRow {
@@ -116,5 +116,6 @@ export async function duplicatePage(ctx: Ctx, env: Env, pageId: number, input: {
   const scope = siblingsScope(page.documentationGroupId, page.parentPageId);
   const [original] = await queryRows<{ order: number }>(ctx.db, sql`select "order" from pages where id = ${pageId}`);
   await placeAt(ctx.db, scope, rootCopy, Number(original!.order) + 1);
-  return loadPageFull(ctx.db, ctx.actor, rootCopy, env);
+  // One event for the copy's root: its copied children come with the tree the client reloads.
+  return emitPage(ctx, 'page.created', await loadPageFull(ctx.db, ctx.actor, rootCopy, env));
 }

@@ -3,11 +3,12 @@ import type { Queryable } from '../../db/client.js';
 import { files, reglamentFavorites, reglamentFiles, reglamentGroups, reglamentQuestionFiles, reglamentQuestions, reglamentSpaces, reglaments, spaces } from '../../db/schema/index.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
+import type { EventType } from '../../platform/events.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { compact, placeAt, type OrderedScope } from '../../platform/ordering.js';
 import { orderToInt } from '../../platform/schemas.js';
-import { recordEvent } from './reglaments.events.js';
+import { emitReglament, recordEvent } from './reglaments.events.js';
 import { authorizeReglament, authorizeReglamentSpace, spaceIdsAllowing } from './reglaments.policy.js';
 import { etagOf, presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
 import { loadReglament, queryReglaments } from './reglaments.queries.js';
@@ -17,6 +18,13 @@ import { CONTENT_MAX_BYTES, type ReglamentCreatedDto, type ReglamentFullDto } fr
 export const placementsIn = (groupId: number): OrderedScope => ({ table: 'reglament_spaces', key: 'reglament_id', where: sql`reglament_group_id = ${groupId}` });
 
 export const fullReglament = async (db: Queryable, actor: Actor, id: number): Promise<ReglamentFullDto> => presentReglamentFull(await loadReglament(db, actor, id));
+
+/** Loads Reglament(full) as the route answers it and announces it. */
+export async function announceReglament(ctx: Ctx, type: EventType, id: number, homeSpaceId: number): Promise<ReglamentFullDto> {
+  const reglament = await fullReglament(ctx.db, ctx.actor, id);
+  emitReglament(ctx, type, homeSpaceId, reglament);
+  return reglament;
+}
 
 export function assertContentSize(content: string): void {
   if (Buffer.byteLength(content, 'utf8') > CONTENT_MAX_BYTES) {
@@ -80,7 +88,9 @@ export async function createReglament(
   await db.insert(reglamentSpaces).values({ organizationId: actor.organizationId, reglamentId: id, spaceId: group.spaceId, reglamentGroupId: group.id, order: 0 });
   await placeAt(db, placementsIn(group.id), id, orderToInt(input.order));
   await recordEvent(ctx, id, 'created', { name: input.name.trim(), draft: input.draft });
-  return presentReglamentCreated(await loadReglament(db, actor, id));
+  const created = presentReglamentCreated(await loadReglament(db, actor, id));
+  emitReglament(ctx, 'reglament.created', group.spaceId, created);
+  return created;
 }
 
 export async function getReglament(ctx: Ctx, id: number): Promise<{ reglament: ReglamentFullDto; etag: string }> {
@@ -97,29 +107,31 @@ async function lockReglament(db: Queryable, id: number) {
 }
 
 export async function renameReglament(ctx: Ctx, id: number, name: string): Promise<ReglamentFullDto> {
-  await authorizeReglament(ctx.db, ctx.actor, id, 'update');
+  const access = await authorizeReglament(ctx.db, ctx.actor, id, 'update');
   const before = await lockReglament(ctx.db, id);
   await ctx.db.update(reglaments).set({ name: name.trim(), updatedAt: sql`now()` }).where(eq(reglaments.id, id));
   await recordEvent(ctx, id, 'renamed', { from: before.name, to: name.trim() });
-  return fullReglament(ctx.db, ctx.actor, id);
+  return announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
 }
 
 export async function publishReglament(ctx: Ctx, id: number): Promise<ReglamentFullDto> {
-  await authorizeReglament(ctx.db, ctx.actor, id, 'update');
+  const access = await authorizeReglament(ctx.db, ctx.actor, id, 'update');
   const before = await lockReglament(ctx.db, id);
   if (before.draft) {
     await ctx.db.update(reglaments).set({ draft: false, updatedAt: sql`now()` }).where(eq(reglaments.id, id));
     await recordEvent(ctx, id, 'published');
+    return announceReglament(ctx, 'reglament.published', id, access.homeSpaceId);
   }
   return fullReglament(ctx.db, ctx.actor, id);
 }
 
 export async function setMandatory(ctx: Ctx, id: number, mandatory: boolean): Promise<ReglamentFullDto> {
-  await authorizeReglament(ctx.db, ctx.actor, id, 'update');
+  const access = await authorizeReglament(ctx.db, ctx.actor, id, 'update');
   const before = await lockReglament(ctx.db, id);
   if (before.mandatory !== mandatory) {
     await ctx.db.update(reglaments).set({ mandatory, updatedAt: sql`now()` }).where(eq(reglaments.id, id));
     await recordEvent(ctx, id, 'mandatory', { mandatory });
+    return announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
   }
   return fullReglament(ctx.db, ctx.actor, id);
 }
@@ -140,7 +152,7 @@ export async function setFavorite(ctx: Ctx, id: number, favorite: boolean): Prom
  * the row is locked first, so of two editors sending the same ETag one wins and the other gets 409.
  */
 export async function writeContent(ctx: Ctx, id: number, content: string, ifMatch: string | undefined): Promise<{ reglament: ReglamentFullDto; etag: string }> {
-  await authorizeReglament(ctx.db, ctx.actor, id, 'update');
+  const access = await authorizeReglament(ctx.db, ctx.actor, id, 'update');
   assertContentSize(content);
   const before = await lockReglament(ctx.db, id);
   if (ifMatch !== undefined && !matches(ifMatch, before.version)) {
@@ -149,7 +161,7 @@ export async function writeContent(ctx: Ctx, id: number, content: string, ifMatc
   const version = before.version + 1;
   await ctx.db.update(reglaments).set({ content, version, updatedAt: sql`now()` }).where(eq(reglaments.id, id));
   await recordEvent(ctx, id, 'content', { version, size: Buffer.byteLength(content, 'utf8') });
-  return { reglament: await fullReglament(ctx.db, ctx.actor, id), etag: etagOf(version) };
+  return { reglament: await announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId), etag: etagOf(version) };
 }
 
 /** If-Match per RFC 9110: `*`, or a list of (possibly weak) entity tags one of which is current. */
@@ -179,13 +191,13 @@ export async function moveReglament(ctx: Ctx, id: number, input: { order: number
   const order = await placeAt(db, placementsIn(target), id, orderToInt(input.order));
   if (target !== placement.reglamentGroupId) await compact(db, placementsIn(placement.reglamentGroupId));
   await recordEvent(ctx, id, 'moved', { spaceId: placement.spaceId, fromGroupId: placement.reglamentGroupId, toGroupId: target, order });
-  return fullReglament(db, actor, id);
+  return announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
 }
 
 /** Shows the reglament in another space too (editor of the reglament and of that space). */
 export async function addToSpace(ctx: Ctx, id: number, input: { spaceId: number; reglamentColumnId?: number }): Promise<ReglamentFullDto> {
   const { db, actor } = ctx;
-  await authorizeReglament(db, actor, id, 'link');
+  const access = await authorizeReglament(db, actor, id, 'link');
   await authorizeReglamentSpace(db, actor, input.spaceId, 'link');
   const [group] = await db
     .select({ id: reglamentGroups.id })
@@ -210,7 +222,7 @@ export async function addToSpace(ctx: Ctx, id: number, input: { spaceId: number;
   if (inserted.length === 0) throw new AppError('CONFLICT', 'the reglament is already shown in that space');
   await placeAt(db, placementsIn(group.id), id, undefined);
   await recordEvent(ctx, id, 'space-added', { spaceId: input.spaceId, groupId: group.id });
-  return fullReglament(db, actor, id);
+  return announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
 }
 
 /** Stops showing the reglament in a space other than its home (which it leaves only by deletion). */
@@ -226,12 +238,13 @@ export async function removeFromSpace(ctx: Ctx, id: number, spaceId: number): Pr
   await db.update(spaces).set({ introReglamentId: null, updatedAt: sql`now()` }).where(and(eq(spaces.id, spaceId), eq(spaces.introReglamentId, id)));
   await compact(db, placementsIn(placement.reglamentGroupId));
   await recordEvent(ctx, id, 'space-removed', { spaceId });
+  await announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
 }
 
 /** Deletes the reglament with its test, versions and history; its uploaded files and their blobs go too. */
 export async function deleteReglament(ctx: Ctx, store: FileStore, id: number): Promise<void> {
   const { db, actor } = ctx;
-  await authorizeReglament(db, actor, id, 'delete');
+  const access = await authorizeReglament(db, actor, id, 'delete');
   await lockReglament(db, id);
   const groups = await db.select({ groupId: reglamentSpaces.reglamentGroupId }).from(reglamentSpaces).where(eq(reglamentSpaces.reglamentId, id));
   const own = await db.select({ fileId: reglamentFiles.fileId }).from(reglamentFiles).where(eq(reglamentFiles.reglamentId, id));
@@ -243,6 +256,7 @@ export async function deleteReglament(ctx: Ctx, store: FileStore, id: number): P
   await removeFiles(ctx, store, [...own, ...ofQuestions].map((f) => f.fileId));
   await db.update(spaces).set({ introReglamentId: null, updatedAt: sql`now()` }).where(and(eq(spaces.organizationId, actor.organizationId), eq(spaces.introReglamentId, id)));
   await db.delete(reglaments).where(eq(reglaments.id, id));
+  emitReglament(ctx, 'reglament.deleted', access.homeSpaceId, { id });
   for (const { groupId } of groups) await compact(db, placementsIn(groupId));
 }
 

@@ -8,6 +8,7 @@ import { orderToInt } from '../../../platform/schemas.js';
 import { recordEvent } from '../reglaments.events.js';
 import { authorizeReglamentSpace } from '../reglaments.policy.js';
 import { placementsIn } from '../reglaments.service.js';
+import { emitSpaceFull } from '../../spaces/spaces.events.js';
 import { presentReglamentGroup } from './groups.presenter.js';
 import type { ReglamentGroupDto } from './groups.schemas.js';
 
@@ -37,18 +38,21 @@ export async function createReglamentGroup(ctx: Ctx, spaceId: number, input: { n
     .values({ organizationId: ctx.actor.organizationId, spaceId, name: input.name.trim(), order: 0 })
     .returning({ id: reglamentGroups.id });
   await placeAt(ctx.db, groupsOf(spaceId), row!.id, orderToInt(input.order));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, row!.id);
 }
 
 export async function renameReglamentGroup(ctx: Ctx, spaceId: number, groupId: number, name: string): Promise<ReglamentGroupDto> {
   await authorizeGroup(ctx, spaceId, groupId);
   await ctx.db.update(reglamentGroups).set({ name: name.trim(), updatedAt: sql`now()` }).where(eq(reglamentGroups.id, groupId));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, groupId);
 }
 
 export async function moveReglamentGroup(ctx: Ctx, spaceId: number, groupId: number, order: number | string): Promise<ReglamentGroupDto> {
   await authorizeGroup(ctx, spaceId, groupId);
   await placeAt(ctx.db, groupsOf(spaceId), groupId, orderToInt(order));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
   return loadGroup(ctx, groupId);
 }
 
@@ -74,6 +78,7 @@ export async function deleteReglamentGroup(ctx: Ctx, spaceId: number, groupId: n
   }
   await ctx.db.delete(reglamentGroups).where(eq(reglamentGroups.id, groupId));
   await compact(ctx.db, groupsOf(spaceId));
+  await emitSpaceFull(ctx, 'space.updated', spaceId);
 }
 
 /** {id, name, order} of a space's reglament groups, for Space(full). */

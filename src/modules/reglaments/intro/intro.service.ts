@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { reglamentSpaces, reglaments, spaces } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { emit } from '../../../platform/events.js';
 import { loadSpace } from '../../spaces/spaces.service.js';
 import type { SpaceDto } from '../../spaces/spaces.schemas.js';
 import { authorizeReglamentSpace } from '../reglaments.policy.js';
@@ -27,5 +28,7 @@ export async function setIntroReglament(ctx: Ctx, spaceId: number, reglamentId: 
     .update(spaces)
     .set({ introReglamentId: reglamentId, updatedAt: sql`now()` })
     .where(and(eq(spaces.id, spaceId), eq(spaces.organizationId, actor.organizationId)));
-  return loadSpace(db, actor, spaceId);
+  const space = await loadSpace(db, actor, spaceId);
+  emit(ctx, { type: 'space.updated', spaceId, payload: space });
+  return space;
 }

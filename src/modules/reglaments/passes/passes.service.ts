@@ -2,7 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { reglamentAnswers, reglamentPasses, reglamentQuestions } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
-import { recordEvent } from '../reglaments.events.js';
+import { emitReglament, recordEvent } from '../reglaments.events.js';
+import { announceReglament } from '../reglaments.service.js';
 import { authorizeReglament } from '../reglaments.policy.js';
 import { presentPassedUser, presentReglamentFull } from '../reglaments.presenter.js';
 import { queryReglaments } from '../reglaments.queries.js';
@@ -10,7 +11,7 @@ import type { PassedUserDto } from '../reglaments.schemas.js';
 import type { TestAnswersDto, TestResultDto } from './passes.schemas.js';
 
 /** Adds the caller to usersPassed once; a repeat returns the first pass. Records the event only the first time. */
-async function markPassed(ctx: Ctx, reglamentId: number, details: Record<string, unknown>): Promise<PassedUserDto> {
+async function markPassed(ctx: Ctx, reglamentId: number, homeSpaceId: number, details: Record<string, unknown>): Promise<PassedUserDto> {
   const { db, actor } = ctx;
   const inserted = await db
     .insert(reglamentPasses)
@@ -21,7 +22,9 @@ async function markPassed(ctx: Ctx, reglamentId: number, details: Record<string,
   const [row] = inserted.length
     ? inserted
     : await db.select().from(reglamentPasses).where(and(eq(reglamentPasses.reglamentId, reglamentId), eq(reglamentPasses.userId, actor.userId)));
-  return presentPassedUser(row!);
+  const passed = presentPassedUser(row!);
+  if (inserted.length > 0) emitReglament(ctx, 'reglament.passed', homeSpaceId, passed);
+  return passed;
 }
 
 async function questionIdsOf(ctx: Ctx, reglamentId: number): Promise<number[]> {
@@ -31,11 +34,11 @@ async function questionIdsOf(ctx: Ctx, reglamentId: number): Promise<number[]> {
 
 /** Acknowledging is for reglaments without a test; one with questions is passed by its test. */
 export async function acknowledgeReglament(ctx: Ctx, reglamentId: number): Promise<PassedUserDto> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'pass');
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'pass');
   if ((await questionIdsOf(ctx, reglamentId)).length > 0) {
     throw new AppError('TEST_REQUIRED', 'this reglament has a test; pass it (POST …/test-results) instead');
   }
-  return markPassed(ctx, reglamentId, { via: 'acknowledge' });
+  return markPassed(ctx, reglamentId, access.homeSpaceId, { via: 'acknowledge' });
 }
 
 /**
@@ -45,7 +48,7 @@ export async function acknowledgeReglament(ctx: Ctx, reglamentId: number): Promi
  */
 export async function passTest(ctx: Ctx, reglamentId: number, input: TestAnswersDto): Promise<TestResultDto> {
   const { db } = ctx;
-  await authorizeReglament(db, ctx.actor, reglamentId, 'pass');
+  const access = await authorizeReglament(db, ctx.actor, reglamentId, 'pass');
   const questionIds = await questionIdsOf(ctx, reglamentId);
   if (questionIds.length === 0) throw new AppError('BAD_REQUEST', 'this reglament has no test; acknowledge it (POST …/passed-users) instead');
 
@@ -73,7 +76,7 @@ export async function passTest(ctx: Ctx, reglamentId: number, input: TestAnswers
     .sort((a, b) => a - b);
   const total = questionIds.length;
   const passed = wrongQuestionIds.length === 0;
-  const passedUser = passed ? await markPassed(ctx, reglamentId, { via: 'test', total }) : null;
+  const passedUser = passed ? await markPassed(ctx, reglamentId, access.homeSpaceId, { via: 'test', total }) : null;
   return { passed, correct: total - wrongQuestionIds.length, total, wrongQuestionIds, passedUser };
 }
 
@@ -82,9 +85,11 @@ const reference = (path: string, message: string) => new AppError('REFERENCE_NOT
 
 /** Empties usersPassed: everyone has to pass again (after the content changed, say). */
 export async function clearPassedUsers(ctx: Ctx, reglamentId: number): Promise<void> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'clearPasses');
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'clearPasses');
   const gone = await ctx.db.delete(reglamentPasses).where(eq(reglamentPasses.reglamentId, reglamentId)).returning({ userId: reglamentPasses.userId });
   await recordEvent(ctx, reglamentId, 'cleared', { count: gone.length });
+  // usersPassed emptied: the reglament as it now reads.
+  if (gone.length > 0) await announceReglament(ctx, 'reglament.updated', reglamentId, access.homeSpaceId);
 }
 
 /**

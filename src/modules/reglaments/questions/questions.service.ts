@@ -7,7 +7,7 @@ import { lockOrder, placeAt, compact, writeOrder, type OrderedScope } from '../.
 import { orderToInt } from '../../../platform/schemas.js';
 import { recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { presentFile } from '../../files/files.presenter.js';
-import { recordEvent } from '../reglaments.events.js';
+import { emitReglament, questionForReaders, recordEvent } from '../reglaments.events.js';
 import { authorizeReglament, may } from '../reglaments.policy.js';
 import { removeFiles } from '../reglaments.service.js';
 import { presentQuestion, presentQuestionBrief } from './questions.presenter.js';
@@ -27,6 +27,15 @@ export async function authorizeQuestion(ctx: Ctx, reglamentId: number, questionI
   return access;
 }
 
+/**
+ * reglament.question.* with the question as a reader sees it (answers without isRight). Answer and
+ * file changes are changes of their question, announced with it loaded once.
+ */
+export async function announceQuestion(ctx: Ctx, homeSpaceId: number, reglamentId: number, questionId: number): Promise<void> {
+  const question = presentQuestion(await loadQuestion(ctx, reglamentId, questionId, false));
+  emitReglament(ctx, 'reglament.question.updated', homeSpaceId, question);
+}
+
 async function loadQuestion(ctx: Ctx, reglamentId: number, questionId: number, showRight: boolean) {
   const [q] = (await queryQuestions(ctx.db, reglamentId, { ids: [questionId], showRight })).items;
   if (!q) throw notFound('question');
@@ -40,19 +49,21 @@ export async function listQuestions(ctx: Ctx, reglamentId: number, page: { limit
 }
 
 export async function createQuestion(ctx: Ctx, reglamentId: number, input: { name: string; order?: number | string }): Promise<QuestionDto> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'manageTest');
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'manageTest');
   const [row] = await ctx.db
     .insert(reglamentQuestions)
     .values({ organizationId: ctx.actor.organizationId, reglamentId, name: input.name.trim(), order: 0 })
     .returning({ id: reglamentQuestions.id });
   await placeAt(ctx.db, questionsOf(reglamentId), row!.id, orderToInt(input.order));
   await recordEvent(ctx, reglamentId, 'question', { change: 'created', questionId: row!.id });
-  return presentQuestion(await loadQuestion(ctx, reglamentId, row!.id, true));
+  const question = presentQuestion(await loadQuestion(ctx, reglamentId, row!.id, true));
+  emitReglament(ctx, 'reglament.question.created', access.homeSpaceId, questionForReaders(question));
+  return question;
 }
 
 /** Puts the test in the given order; `ids` must name every question of the reglament exactly once. */
 export async function reorderQuestions(ctx: Ctx, reglamentId: number, ids: number[]): Promise<QuestionDto[]> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'manageTest');
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'manageTest');
   const current = await lockOrder(ctx.db, questionsOf(reglamentId));
   const known = new Set(current);
   if (ids.length !== current.length || ids.some((id) => !known.has(id))) {
@@ -60,32 +71,43 @@ export async function reorderQuestions(ctx: Ctx, reglamentId: number, ids: numbe
   }
   await writeOrder(ctx.db, questionsOf(reglamentId), ids);
   await recordEvent(ctx, reglamentId, 'question', { change: 'reordered', ids });
-  return (await queryQuestions(ctx.db, reglamentId, { showRight: true })).items.map(presentQuestion);
+  const questions = (await queryQuestions(ctx.db, reglamentId, { showRight: true })).items.map(presentQuestion);
+  // Every position moved; the questions are loaded already, so each is announced at no cost.
+  for (const q of questions) emitReglament(ctx, 'reglament.question.updated', access.homeSpaceId, questionForReaders(q));
+  return questions;
 }
 
 export async function renameQuestion(ctx: Ctx, reglamentId: number, questionId: number, name: string): Promise<QuestionBriefDto> {
-  await authorizeQuestion(ctx, reglamentId, questionId);
+  const access = await authorizeQuestion(ctx, reglamentId, questionId);
   await ctx.db.update(reglamentQuestions).set({ name: name.trim(), updatedAt: sql`now()` }).where(eq(reglamentQuestions.id, questionId));
   await recordEvent(ctx, reglamentId, 'question', { change: 'renamed', questionId, name: name.trim() });
-  return presentQuestionBrief(await loadQuestion(ctx, reglamentId, questionId, true));
+  return briefAndAnnounce(ctx, access.homeSpaceId, reglamentId, questionId);
 }
 
 export async function moveQuestion(ctx: Ctx, reglamentId: number, questionId: number, order: number | string): Promise<QuestionBriefDto> {
-  await authorizeQuestion(ctx, reglamentId, questionId);
+  const access = await authorizeQuestion(ctx, reglamentId, questionId);
   const at = await placeAt(ctx.db, questionsOf(reglamentId), questionId, orderToInt(order));
   await recordEvent(ctx, reglamentId, 'question', { change: 'moved', questionId, order: at });
-  return presentQuestionBrief(await loadQuestion(ctx, reglamentId, questionId, true));
+  return briefAndAnnounce(ctx, access.homeSpaceId, reglamentId, questionId);
+}
+
+/** The brief form the route answers, and the question (answers without isRight) for the change log, from one load. */
+async function briefAndAnnounce(ctx: Ctx, homeSpaceId: number, reglamentId: number, questionId: number): Promise<QuestionBriefDto> {
+  const record = await loadQuestion(ctx, reglamentId, questionId, true);
+  emitReglament(ctx, 'reglament.question.updated', homeSpaceId, questionForReaders(presentQuestion(record)));
+  return presentQuestionBrief(record);
 }
 
 /** Deletes a question with its answers and files (blobs once the delete commits). */
 export async function deleteQuestion(ctx: Ctx, store: FileStore, reglamentId: number, questionId: number): Promise<void> {
-  await authorizeQuestion(ctx, reglamentId, questionId);
+  const access = await authorizeQuestion(ctx, reglamentId, questionId);
   await lockOrder(ctx.db, questionsOf(reglamentId));
   const attached = await ctx.db.select({ fileId: reglamentQuestionFiles.fileId }).from(reglamentQuestionFiles).where(eq(reglamentQuestionFiles.questionId, questionId));
   await removeFiles(ctx, store, attached.map((f) => f.fileId));
   await ctx.db.delete(reglamentQuestions).where(eq(reglamentQuestions.id, questionId));
   await compact(ctx.db, questionsOf(reglamentId));
   await recordEvent(ctx, reglamentId, 'question', { change: 'deleted', questionId });
+  emitReglament(ctx, 'reglament.question.deleted', access.homeSpaceId, { id: questionId, reglamentId });
 }
 
 export async function addQuestionFiles(ctx: Ctx, store: FileStore, reglamentId: number, questionId: number, received: ReceivedFile[]) {
@@ -97,11 +119,12 @@ export async function addQuestionFiles(ctx: Ctx, store: FileStore, reglamentId: 
     out.push(presentFile(row));
   }
   await recordEvent(ctx, reglamentId, 'file', { change: 'added', questionId, fileIds: out.map((f) => f.id) });
+  await announceQuestion(ctx, access.homeSpaceId, reglamentId, questionId);
   return out;
 }
 
 export async function deleteQuestionFile(ctx: Ctx, store: FileStore, reglamentId: number, questionId: number, fileId: number): Promise<void> {
-  await authorizeQuestion(ctx, reglamentId, questionId);
+  const access = await authorizeQuestion(ctx, reglamentId, questionId);
   const [attached] = await ctx.db
     .select({ fileId: reglamentQuestionFiles.fileId })
     .from(reglamentQuestionFiles)
@@ -109,4 +132,5 @@ export async function deleteQuestionFile(ctx: Ctx, store: FileStore, reglamentId
   if (!attached) throw notFound('file of this question');
   await removeFiles(ctx, store, [fileId]);
   await recordEvent(ctx, reglamentId, 'file', { change: 'deleted', questionId, fileId });
+  await announceQuestion(ctx, access.homeSpaceId, reglamentId, questionId);
 }

@@ -2,10 +2,10 @@ import { and, count, desc, eq, max, sql } from 'drizzle-orm';
 import { reglamentEvents, reglamentVersions, reglaments } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
-import { recordEvent } from '../reglaments.events.js';
+import { emitReglament, recordEvent } from '../reglaments.events.js';
 import { authorizeReglament } from '../reglaments.policy.js';
 import { etagOf } from '../reglaments.presenter.js';
-import { fullReglament } from '../reglaments.service.js';
+import { announceReglament } from '../reglaments.service.js';
 import type { ReglamentFullDto } from '../reglaments.schemas.js';
 import { presentEvent, presentVersion, presentVersionWithContent } from './versions.presenter.js';
 import type { ReglamentVersionDto } from './versions.schemas.js';
@@ -24,15 +24,16 @@ const versionColumns = {
  * Snapshots the current content as the next numbered version. The reglament row is locked first, so
  * two snapshots at once get distinct numbers and match the content they saw.
  */
-async function snapshot(ctx: Ctx, reglamentId: number, name: string | null): Promise<number> {
+async function snapshot(ctx: Ctx, reglamentId: number, homeSpaceId: number, name: string | null): Promise<number> {
   const [r] = await ctx.db.select({ content: reglaments.content }).from(reglaments).where(eq(reglaments.id, reglamentId)).for('update');
   if (!r) throw notFound('reglament');
   const [last] = await ctx.db.select({ n: max(reglamentVersions.number) }).from(reglamentVersions).where(eq(reglamentVersions.reglamentId, reglamentId));
   const [row] = await ctx.db
     .insert(reglamentVersions)
     .values({ organizationId: ctx.actor.organizationId, reglamentId, number: Number(last?.n ?? 0) + 1, name, content: r.content, userId: ctx.actor.userId })
-    .returning({ id: reglamentVersions.id, number: reglamentVersions.number });
+    .returning(versionColumns);
   await recordEvent(ctx, reglamentId, 'version', { versionId: row!.id, number: row!.number, name });
+  emitReglament(ctx, 'reglament.version.created', homeSpaceId, presentVersion(row!));
   return row!.id;
 }
 
@@ -46,8 +47,8 @@ async function loadVersion(ctx: Ctx, reglamentId: number, versionId: number) {
 }
 
 export async function writeVersion(ctx: Ctx, reglamentId: number, name: string | null): Promise<ReglamentVersionDto> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'update');
-  const id = await snapshot(ctx, reglamentId, name?.trim() || null);
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'update');
+  const id = await snapshot(ctx, reglamentId, access.homeSpaceId, name?.trim() || null);
   return presentVersion(await loadVersion(ctx, reglamentId, id));
 }
 
@@ -69,14 +70,14 @@ export async function getVersion(ctx: Ctx, reglamentId: number, versionId: numbe
  * get 409) and snapshots the result as a new version: restoring never rewrites history.
  */
 export async function restoreVersion(ctx: Ctx, reglamentId: number, versionId: number): Promise<{ reglament: ReglamentFullDto; etag: string }> {
-  await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'update');
+  const access = await authorizeReglament(ctx.db, ctx.actor, reglamentId, 'update');
   const [current] = await ctx.db.select({ version: reglaments.version }).from(reglaments).where(eq(reglaments.id, reglamentId)).for('update');
   const source = await loadVersion(ctx, reglamentId, versionId);
   const version = current!.version + 1;
   await ctx.db.update(reglaments).set({ content: source.content, version, updatedAt: sql`now()` }).where(eq(reglaments.id, reglamentId));
   await recordEvent(ctx, reglamentId, 'restored', { versionId, number: source.number, version });
-  await snapshot(ctx, reglamentId, `Restored from version ${source.number}`);
-  return { reglament: await fullReglament(ctx.db, ctx.actor, reglamentId), etag: etagOf(version) };
+  await snapshot(ctx, reglamentId, access.homeSpaceId, `Restored from version ${source.number}`);
+  return { reglament: await announceReglament(ctx, 'reglament.updated', reglamentId, access.homeSpaceId), etag: etagOf(version) };
 }
 
 /** The full history, newest first. */
