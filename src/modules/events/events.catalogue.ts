@@ -1,0 +1,154 @@
+import { Type, type TSchema } from 'typebox';
+import type { EventType } from '../../platform/event-types.js';
+import { LabelSchema } from '../labels/labels.schemas.js';
+import { MemberSchema, OrganizationSchema } from '../organizations/organizations.schemas.js';
+import { PageFullSchema, PageSchema } from '../docs/docs.schemas.js';
+import { ProjectDocumentationSchema } from '../project-docs/project-docs.schemas.js';
+import { ProjectFullSchema, ProjectSchema } from '../projects/projects.schemas.js';
+import { PassedUserSchema, ReglamentCreatedSchema, ReglamentFullSchema } from '../reglaments/reglaments.schemas.js';
+import { QuestionSchema } from '../reglaments/questions/questions.schemas.js';
+import { ReglamentVersionSchema } from '../reglaments/versions/versions.schemas.js';
+import { SpaceMemberSchema } from '../spaces/members/members.schemas.js';
+import { SpaceFullSchema, SpaceSchema } from '../spaces/spaces.schemas.js';
+import { StageSchema } from '../stages/stages.schemas.js';
+import { TableColumnSchema, TableRowSchema } from '../tables/tables.schemas.js';
+import { HistorySchema } from '../tasks/history/history.schemas.js';
+import { MessageSchema } from '../tasks/messages/messages.schemas.js';
+import { SortBody, SortResult } from '../tasks/sorting/sorting.schemas.js';
+import { TaskSchema } from '../tasks/tasks.schemas.js';
+import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
+
+/**
+ * The payload of every event type (routes.md "Real-time events"): the resource as its read route
+ * answers it, `{id}` for deletes. Fields the spec calls "caller's" (favorite, role, order, collapsed,
+ * passedByMe…) are those of the user who acted, as the route answered that user.
+ */
+
+const Deleted = (what: string) => Type.Object({ id: Type.Integer({ description: `id of the deleted ${what}` }) });
+
+const TaskChange = Type.Object({
+  task: TaskSchema,
+  history: HistorySchema,
+  changes: Type.Array(Type.String(), { description: 'the Task fields the change touched (empty for created and duplicated)' }),
+});
+
+const OrderedStages = Type.Object({
+  projectId: Type.Integer(),
+  stages: Type.Array(StageSchema, { description: "every column of the project in its new order" }),
+});
+
+const SortedStage = Type.Object({
+  stageId: Type.Integer(),
+  projectId: Type.Integer(),
+  by: SortBody.properties.by,
+  direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
+  tasks: SortResult,
+});
+
+const ProjectDocumentationChange = Type.Object(
+  { id: Type.Integer({ description: 'the project' }), documentation: ProjectDocumentationSchema },
+  { description: "the project's documentation changed (content, images or files)" },
+);
+
+const TableChange = Type.Object(
+  {
+    projectId: Type.Integer(),
+    change: Type.Union(
+      ['column.created', 'column.updated', 'column.deleted', 'row.created', 'row.updated', 'row.deleted'].map((c) => Type.Literal(c)),
+    ),
+    id: Type.Integer({ description: 'the column or row changed' }),
+    column: Type.Optional(TableColumnSchema),
+    row: Type.Optional(TableRowSchema),
+  },
+  { description: 'one column or row of the project table; a column whose type or options changed may have emptied cells: reload the rows' },
+);
+
+const MemberGone = Type.Object({ id: Type.Integer({ description: 'the membership' }), userId: Type.Integer() });
+
+const QuestionForReaders = Type.Object(QuestionSchema.properties, {
+  description: 'the question with its answers; isRight is always null here, whoever receives it',
+});
+
+// Modules still being written own these forms; until they publish schemas, only `id` is promised.
+const Loose = Type.Object({ id: Type.Integer() }, { additionalProperties: true });
+
+export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
+  'task.created': TaskChange,
+  'task.updated': TaskChange,
+  'task.moved': TaskChange,
+  'task.archived': TaskChange,
+  'task.restored': TaskChange,
+  'task.deleted': Deleted('task'),
+  'task.duplicated': TaskChange,
+
+  'message.created': MessageSchema,
+  'message.updated': MessageSchema,
+  'message.deleted': Deleted('message'),
+  'message.pinned': MessageSchema,
+  'message.reaction.added': MessageSchema,
+  'message.reaction.removed': MessageSchema,
+
+  'time-record.created': TimeRecordSchema,
+  'time-record.updated': TimeRecordSchema,
+  'time-record.deleted': Deleted('time record'),
+  'timer.started': TimerSchema,
+  'timer.stopped': TimerSchema,
+
+  'stage.created': StageSchema,
+  'stage.updated': StageSchema,
+  'stage.moved': OrderedStages,
+  'stage.sorted': SortedStage,
+  'stage.deleted': Deleted('column'),
+
+  'project.created': ProjectFullSchema,
+  'project.updated': Type.Union([ProjectSchema, ProjectDocumentationChange]),
+  'project.deleted': Deleted('project (moved to the trash)'),
+  'project.restored': ProjectFullSchema,
+  'project.linked': ProjectSchema,
+  'project.unlinked': Type.Object({ id: Type.Integer({ description: 'the project' }), spaceId: Type.Integer({ description: 'the space it left' }) }),
+  'table.updated': TableChange,
+
+  'space.created': SpaceFullSchema,
+  'space.updated': Type.Union([SpaceSchema, SpaceFullSchema], { description: 'Space(full) when its project, reglament or documentation groups changed' }),
+  'space.archived': SpaceSchema,
+  'space.restored': SpaceSchema,
+  'space.deleted': Deleted('space'),
+  'space.member.added': SpaceMemberSchema,
+  'space.member.updated': SpaceMemberSchema,
+  'space.member.removed': MemberGone,
+
+  'reglament.created': ReglamentCreatedSchema,
+  'reglament.updated': ReglamentFullSchema,
+  'reglament.published': ReglamentFullSchema,
+  'reglament.deleted': Deleted('reglament'),
+  'reglament.passed': PassedUserSchema,
+  'reglament.version.created': ReglamentVersionSchema,
+  'reglament.question.created': QuestionForReaders,
+  'reglament.question.updated': QuestionForReaders,
+  'reglament.question.deleted': Type.Object({ id: Type.Integer({ description: 'the deleted question' }), reglamentId: Type.Integer() }),
+
+  'page.created': PageFullSchema,
+  'page.updated': Type.Union([PageFullSchema, PageSchema], { description: 'Page(full) when its content or files changed' }),
+  'page.moved': PageSchema,
+  'page.archived': PageSchema,
+  'page.restored': PageSchema,
+  'page.deleted': Deleted('page (with its subtree)'),
+  'page.published': PageSchema,
+  'page.unpublished': PageSchema,
+
+  'notification.created': Loose,
+  'notification.updated': Loose,
+  'notification.deleted': Loose,
+
+  'organization.updated': OrganizationSchema,
+  'organization.member.created': MemberSchema,
+  'organization.member.updated': MemberSchema,
+  'organization.member.deleted': MemberGone,
+
+  'label.created': LabelSchema,
+  'label.updated': LabelSchema,
+  'label.deleted': Deleted('label'),
+
+  'webhook.ping': Loose,
+  'webhook.disabled': Loose,
+};
