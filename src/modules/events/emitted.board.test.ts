@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
+import { EVENT_TYPES } from '../../platform/event-types.js';
+import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
 import { changeLog, withoutTaskEvents } from './emitted.fixtures.js';
 
 // The change log of the board's modules: every committed change appends its event, in its transaction.
@@ -178,6 +180,12 @@ describe('events of projects and their tables', () => {
     ]);
     expect(events[0]!.payload.column).toEqual(column);
     expect(events[3]!.payload.row.cells).toEqual({ [column.id]: 'b' });
+  });
+});
+
+describe('the payload catalogue', () => {
+  it('has a schema for exactly the known event types (each test above checks payloads against it)', () => {
+    expect(Object.keys(EVENT_PAYLOAD_SCHEMAS).sort()).toEqual([...EVENT_TYPES].sort());
   });
 });
 

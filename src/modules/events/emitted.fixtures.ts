@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { Value } from 'typebox/value';
 import type { TestKit } from '../../test/app.js';
+import type { EventType } from '../../platform/event-types.js';
+import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
 
 export interface LoggedEvent {
   type: string;
@@ -25,7 +28,7 @@ export function changeLog(t: TestKit) {
           where organization_id = ${organizationId} and id > ${seen.get(organizationId) ?? 0} order by id`,
     );
     if (rows.length > 0) seen.set(organizationId, Number(rows.at(-1)!.id));
-    return rows.map((r) => ({
+    const events = rows.map((r) => ({
       type: r.type,
       spaceId: num(r.space_id),
       projectId: num(r.project_id),
@@ -33,6 +36,15 @@ export function changeLog(t: TestKit) {
       actorId: num(r.actor_id),
       payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
     }));
+    // Every payload a test sees must be what the catalogue publishes for its type.
+    for (const e of events) {
+      const schema = EVENT_PAYLOAD_SCHEMAS[e.type as EventType];
+      if (!schema) throw new Error(`${e.type} is not in the catalogue`);
+      if (!Value.Check(schema, e.payload)) {
+        throw new Error(`${e.type} payload does not match the catalogue: ${JSON.stringify([...Value.Errors(schema, e.payload)].slice(0, 3))}`);
+      }
+    }
+    return events;
   };
 }
 
