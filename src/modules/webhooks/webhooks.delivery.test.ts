@@ -108,6 +108,12 @@ describe('webhook delivery', () => {
     const [request] = rx.requests();
     const ping = new Webhook(hook.secret).verify(request!.body, request!.headers as Record<string, string>);
     expect(ping).toMatchObject({ type: 'webhook.ping', organizationId: owner.organizationId, payload: { webhookId: hook.id } });
+
+    // A disabled webhook can still be tested: that is how one decides to enable it again.
+    await t.as(owner).patch(`/webhooks/${hook.id}`, { enabled: false });
+    const again = await t.as(owner).post(`/webhooks/${hook.id}/test`);
+    expect(again.json()).toMatchObject({ status: 'succeeded', responseStatus: 202 });
+    expect(rx.requests()).toHaveLength(2);
   });
 
   it('signs with the UTF-8 bytes of a secret chosen without the whsec_ prefix; a failed ping is not retried', async () => {
