@@ -10,6 +10,8 @@ interface Target {
   spaceId: number | null;
   projectId: number | null;
   userId: number | null;
+  /** Only space editors and above may read it (a draft reglament). */
+  editorsOnly?: boolean;
 }
 
 /** Who, among the connected users of one organization, may read what — as of now. */
@@ -43,9 +45,9 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
       sql`select user_id as "userId", role from organization_members
           where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[]) and active and deleted_at is null`,
     ),
-    queryRows<{ userId: number; spaceId: number }>(
+    queryRows<{ userId: number; spaceId: number; role: string }>(
       db,
-      sql`select user_id as "userId", space_id as "spaceId" from space_members
+      sql`select user_id as "userId", space_id as "spaceId", role from space_members
           where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[])`,
     ),
     projectIds.length === 0
@@ -62,10 +64,14 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
   const liveHashes = new Set(live.map((r) => r.hash));
   const roleOf = new Map(members.map((m) => [Number(m.userId), m.role]));
   const spacesOf = new Map<number, Set<number>>();
+  const editingOf = new Map<number, Set<number>>();
   for (const r of spaces) {
-    const set = spacesOf.get(Number(r.userId)) ?? new Set<number>();
-    set.add(Number(r.spaceId));
-    spacesOf.set(Number(r.userId), set);
+    for (const [map, keep] of [[spacesOf, true], [editingOf, r.role === 'editor' || r.role === 'admin']] as const) {
+      if (!keep) continue;
+      const set = map.get(Number(r.userId)) ?? new Set<number>();
+      set.add(Number(r.spaceId));
+      map.set(Number(r.userId), set);
+    }
   }
   const homesOf = new Map<number, number[]>();
   for (const r of projectSpaces) homesOf.set(Number(r.projectId), [...(homesOf.get(Number(r.projectId)) ?? []), Number(r.spaceId)]);
@@ -77,7 +83,7 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
       const role = roleOf.get(l.userId);
       if (!role) return false;
       const orgWide = role === 'owner' || role === 'admin';
-      const mine = spacesOf.get(l.userId);
+      const mine = (e.editorsOnly ? editingOf : spacesOf).get(l.userId);
       if (e.projectId !== null && homesOf.has(e.projectId)) return orgWide || homesOf.get(e.projectId)!.some((s) => mine?.has(s) ?? false);
       // A project that is gone (deleted, in the trash) is judged by the space it was in.
       if (e.spaceId !== null) return orgWide || (mine?.has(e.spaceId) ?? false);

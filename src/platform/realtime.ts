@@ -184,6 +184,7 @@ export class EventHub {
       if (rows.length === 0) return;
       const projects = [...new Set(rows.map((r) => r.projectId).filter((p): p is number => p !== null).map(Number))];
       const audience = await audienceOf(this.db, org, subs, projects);
+      const drafts = await draftReglaments(this.db, org, rows);
       const last = Number(rows[rows.length - 1]!.id);
       for (const sub of subs) {
         // A connection that resumed further back while we read waits for the next round.
@@ -192,7 +193,7 @@ export class EventHub {
           this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
           continue;
         }
-        this.deliver(sub, rows, audience, org);
+        this.deliver(sub, rows, audience, org, drafts);
         sub.cursor = Math.max(sub.cursor, last);
         if (sub.buffered() > this.options.maxBufferedBytes) this.drop(sub, CLOSE_SLOW_CONSUMER, 'client too slow; reconnect and resume');
       }
@@ -200,7 +201,7 @@ export class EventHub {
     }
   }
 
-  private deliver(sub: Subscriber, rows: EventRow[], audience: Audience, org: number): void {
+  private deliver(sub: Subscriber, rows: EventRow[], audience: Audience, org: number, drafts: Set<number>): void {
     for (const row of rows) {
       const id = Number(row.id);
       if (id <= sub.cursor) continue;
@@ -209,6 +210,7 @@ export class EventHub {
         projectId: row.projectId === null ? null : Number(row.projectId),
         taskId: row.taskId === null ? null : Number(row.taskId),
         userId: row.userId === null ? null : Number(row.userId),
+        editorsOnly: drafts.size > 0 && drafts.has(reglamentOf(row) ?? 0),
       };
       if (!audience.mayRead(sub, event) || !wanted(sub, row.type, event)) continue;
       sub.send({
@@ -224,6 +226,25 @@ export class EventHub {
       });
     }
   }
+}
+
+/** The reglament a reglament.* event is about (its own id, or the reglament of a question or version). */
+function reglamentOf(row: EventRow): number | null {
+  if (!row.type.startsWith('reglament.')) return null;
+  const p = row.payload as { id?: unknown; reglamentId?: unknown } | null;
+  const id = row.type.startsWith('reglament.question.') || row.type === 'reglament.version.created' ? p?.reglamentId : p?.id;
+  return typeof id === 'number' ? id : null;
+}
+
+/** Reglaments of the batch that are drafts now: only their space's editors may hear of them. */
+async function draftReglaments(db: Db, org: number, rows: EventRow[]): Promise<Set<number>> {
+  const ids = [...new Set(rows.map(reglamentOf).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Set();
+  const drafts = await queryRows<{ id: number }>(
+    db,
+    sql`select id from reglaments where organization_id = ${org} and draft and id = any(${`{${ids.join(',')}}`}::bigint[])`,
+  );
+  return new Set(drafts.map((r) => Number(r.id)));
 }
 
 function wanted(sub: Subscriber, type: string, e: { spaceId: number | null; projectId: number | null; taskId: number | null }): boolean {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp, type TestUser } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
+import { reglamentFactories } from '../reglaments/reglaments.fixtures.js';
 import { eventually, listen, SseClient, WsClient, type Envelope } from './realtime.fixtures.js';
 
 const t = useTestApp({ realtimeHeartbeatMs: 200 });
@@ -181,6 +182,23 @@ describe('real-time events: WebSocket and SSE', () => {
     const sse = await SseClient.open(host, '/events', { ...owner.headers, 'last-event-id': String(head!.lastId) });
     await eventually(() => expect(sse.events.map((e) => e.type)).toEqual(['task.updated']));
     sse.close();
+  });
+
+  it('keeps a draft reglament’s events from readers until it is published; editors see them', async () => {
+    const { owner, space, editor, reader } = await board();
+    const r = reglamentFactories(t);
+    const group = await r.group(owner, space.id);
+    const readerClient = await wsFor(reader);
+    const editorClient = await wsFor(editor);
+    for (const c of [readerClient, editorClient]) await c.request({ type: 'subscribe', types: ['reglament.*'] }, 'subscribed');
+    const draft = await r.reglament(owner, group.id, { draft: true, name: 'Secret plan' });
+    await r.question(owner, draft.id, 'Draft question?');
+    await eventually(() => expect(editorClient.events.map((e) => e.type)).toEqual(['reglament.created', 'reglament.question.created']));
+    await t.app.realtime.idle();
+    expect(readerClient.events).toEqual([]);
+    expect((await t.as(owner).patch(`/reglaments/${draft.id}/publish`)).statusCode).toBe(200);
+    await eventually(() => expect(readerClient.events.map((e) => e.type)).toEqual(['reglament.published']));
+    for (const c of [readerClient, editorClient]) c.close();
   });
 
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {

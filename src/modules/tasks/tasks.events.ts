@@ -54,10 +54,11 @@ const BY_HISTORY: Record<number, { type: EventType; changes: string[] }> = {
 };
 
 /** One event per history record: every task change writes exactly one, so none is missed. */
-export function emitTaskHistory(db: Queryable, history: HistoryDto[]): void {
+export function emitTaskHistory(db: Queryable, organizationId: number, history: HistoryDto[]): void {
   for (const h of history) {
     const kind = BY_HISTORY[h.type] ?? { type: 'task.updated' as const, changes: [] };
-    emit(db, { type: kind.type, taskId: h.taskId, payload: { history: h, changes: kind.changes }, completer: taskPayload });
+    // The history's organization, which is not the caller's when a timer of another one stops.
+    emit(db, { type: kind.type, organizationId, taskId: h.taskId, payload: { history: h, changes: kind.changes }, completer: taskPayload });
   }
 }
 

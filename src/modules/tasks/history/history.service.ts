@@ -81,6 +81,6 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
   const byTask = new Map(rows.map((r) => [Number(r.taskId), r]));
   const history = entries.map((e) => presentHistory(byTask.get(e.taskId)!));
   // Every task change writes one history record, so this is where its event is emitted.
-  emitTaskHistory(db, history);
+  emitTaskHistory(db, actor.organizationId, history);
   return history;
 }
