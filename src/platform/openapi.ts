@@ -90,6 +90,25 @@ const docsPage = (title: string) => `<!doctype html>
 </html>
 `;
 
+// OpenAPI 3.1 `webhooks`: what the service sends rather than answers (event envelopes), added by
+// the module that owns them; they show in the document next to the paths.
+const documentedWebhooks = new Map<string, unknown>();
+
+/** Documents one outgoing message (an event type) as an OpenAPI 3.1 webhook. */
+export function documentWebhook(name: string, summary: string, bodySchema: unknown): void {
+  // Plain JSON, without $id: the same module schemas also stand in the components.
+  const schema = JSON.parse(JSON.stringify(bodySchema), (key, value: unknown) => (key === '$id' ? undefined : value)) as unknown;
+  documentedWebhooks.set(name, {
+    post: {
+      operationId: `event:${name}`,
+      summary,
+      tags: ['Events'],
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+      responses: { '200': { description: 'any 2xx acknowledges the delivery; anything else (or no answer within the timeout) is retried' } },
+    },
+  });
+}
+
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   const title = 'Workboard API';
   app.addSchema(ProblemSchema);
@@ -124,7 +143,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({
+    ...app.swagger(),
+    webhooks: Object.fromEntries(documentedWebhooks),
+  }));
   await app.register(scalar, {
     routePrefix: '/docs',
     configuration: { url: '/openapi.json', title, cdn: DOCS_SCRIPT },

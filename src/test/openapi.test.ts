@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { EVENT_TYPES } from '../platform/event-types.js';
 import { useTestApp } from './app.js';
 
 const t = useTestApp();
@@ -158,5 +159,15 @@ describe('GET /docs', () => {
     const res = await t.as(null).get('/docs/js/scalar.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('documents every event type as an OpenAPI webhook with its envelope and payload schema', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { const?: string }> } }> } } }> }).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const schema = webhooks[type]!.post.requestBody.content['application/json']!.schema;
+      expect(schema.properties.type).toMatchObject({ const: type });
+      expect(Object.keys(schema.properties).sort()).toEqual(['actorId', 'at', 'id', 'organizationId', 'payload', 'projectId', 'spaceId', 'taskId', 'type']);
+    }
   });
 });

@@ -17,6 +17,8 @@ import { MessageSchema } from '../tasks/messages/messages.schemas.js';
 import { SortBody, SortResult } from '../tasks/sorting/sorting.schemas.js';
 import { TaskSchema } from '../tasks/tasks.schemas.js';
 import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
+import { NotificationSchema } from '../notifications/notifications.schemas.js';
+import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 
 /**
  * The payload of every event type (routes.md "Real-time events"): the resource as its read route
@@ -70,7 +72,6 @@ const QuestionForReaders = Type.Object(QuestionSchema.properties, {
 });
 
 // Modules still being written own these forms; until they publish schemas, only `id` is promised.
-const Loose = Type.Object({ id: Type.Integer() }, { additionalProperties: true });
 
 export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   'task.created': TaskChange,
@@ -136,9 +137,9 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   'page.published': PageSchema,
   'page.unpublished': PageSchema,
 
-  'notification.created': Loose,
-  'notification.updated': Loose,
-  'notification.deleted': Loose,
+  'notification.created': NotificationSchema,
+  'notification.updated': Type.Union([NotificationSchema, Type.Object({ updated: Type.Integer({ description: 'more changed at once than announced one by one: reload' }) })]),
+  'notification.deleted': Type.Union([Deleted('notification'), Type.Object({ deleted: Type.Integer({ description: 'more deleted at once than announced one by one: reload' }) })]),
 
   'organization.updated': OrganizationSchema,
   'organization.member.created': MemberSchema,
@@ -149,6 +150,6 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   'label.updated': LabelSchema,
   'label.deleted': Deleted('label'),
 
-  'webhook.ping': Loose,
-  'webhook.disabled': Loose,
+  'webhook.ping': Type.Object({ webhookId: Type.Integer(), url: Type.String() }),
+  'webhook.disabled': WebhookSchema,
 };

@@ -6,6 +6,9 @@ import { serveEventStream, sseFilters } from './sse.connection.js';
 import { serveWebSocket } from './ws.connection.js';
 import * as S from './events.schemas.js';
 import { registerEventJobs } from './events.jobs.js';
+import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
+import { documentWebhook } from '../../platform/openapi.js';
+import { EVENT_TYPES } from '../../platform/event-types.js';
 
 const tags = ['Real-time events'];
 
@@ -20,6 +23,11 @@ export default async function eventRoutes(app: App): Promise<void> {
   app.addSchema(S.EventEnvelopeSchema);
   const hub = app.realtime;
   registerEventJobs(app);
+  // One envelope schema per event type: what webhook receivers and real-time clients get.
+  for (const type of EVENT_TYPES) {
+    const envelope = Type.Object({ ...S.EventEnvelopeSchema.properties, type: Type.Literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] });
+    documentWebhook(type, `${type} (also sent on GET /events and /events/ws)`, envelope);
+  }
 
   app.get(
     '/events/ws',

@@ -177,5 +177,6 @@ async function disableWebhook(ctx: SystemCtx, c: Claimed, attempts: number, r: A
   // Its other deliveries wait, not due, until the webhook is enabled again.
   await ctx.db.execute(sql`update webhook_deliveries set next_retry_at = null where webhook_id = ${c.webhookId} and status = 'pending'`);
   const webhook = presentWebhook(hook);
-  emit(ctx.db, { type: 'webhook.disabled', spaceId: webhook.spaceId, projectId: webhook.projectId, actorId: null, payload: webhook });
+  // Real-time goes to the creator alone (admin-only data); 0 = nobody when the creator is gone.
+  emit(ctx.db, { type: 'webhook.disabled', spaceId: webhook.spaceId, projectId: webhook.projectId, userId: webhook.creatorId ?? 0, actorId: null, payload: webhook });
 }

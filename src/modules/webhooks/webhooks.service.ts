@@ -145,7 +145,8 @@ export async function queuePing(ctx: Ctx, webhookId: number): Promise<PingReques
   const hook = await managedWebhook(ctx, webhookId, false);
   const request: PingRequest = { webhookId: hook.id };
   expectPing(ctx.db, request);
-  emit(ctx, { type: 'webhook.ping', spaceId: hook.spaceId, projectId: hook.projectId, payload: { webhookId: hook.id, url: hook.url } });
+  // Addressed to the caller alone: a webhook's URL is admin-only data, never for every space member.
+  emit(ctx, { type: 'webhook.ping', spaceId: hook.spaceId, projectId: hook.projectId, userId: ctx.actor.userId, payload: { webhookId: hook.id, url: hook.url } });
   return request;
 }
 
