@@ -1,17 +1,8 @@
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
+import type { EventEnvelope } from '../../platform/events.js';
 
-export interface Envelope {
-  id: number;
-  type: string;
-  organizationId: number;
-  spaceId: number | null;
-  projectId: number | null;
-  taskId: number | null;
-  actorId: number | null;
-  at: string;
-  payload: Record<string, unknown>;
-}
+export type Envelope = EventEnvelope & { payload: Record<string, unknown> };
 
 type Frame = Record<string, unknown> & { type: string };
 

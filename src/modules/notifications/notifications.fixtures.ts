@@ -1,22 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { TestKit, TestUser } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
+import type { NotificationDto } from './notifications.schemas.js';
 
 // Test builders for the notifications module (imported by its tests only).
 
 export const NOTIFICATION_KEYS = ['actorId', 'archived', 'createdAt', 'id', 'projectId', 'read', 'spaceId', 'taskId', 'text', 'type', 'updatedAt'];
 
-export interface Note {
-  id: number;
-  type: string;
-  text: string;
-  taskId: number | null;
-  projectId: number | null;
-  spaceId: number | null;
-  actorId: number | null;
-  read: boolean;
-  archived: boolean;
-}
+export type Note = NotificationDto;
 
 export function notificationKit(t: TestKit) {
   const f = factories(t);
