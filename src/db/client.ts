@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -64,8 +65,51 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
 
 export { sql };
 
+// What drizzle's node-postgres driver leaves as text (timestamps, dates, intervals and their
+// arrays), so rows read either way look the same to the presenters.
+const AS_TEXT = new Set([1082, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
+const TEXT_TYPES = {
+  getTypeParser: ((id: number, format?: 'text' | 'binary') =>
+    AS_TEXT.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
+};
+
+interface DrizzleInternals {
+  dialect: { sqlToQuery(query: ReturnType<typeof sql>): { sql: string; params: unknown[] } };
+  session: { client: unknown };
+}
+
+const statementNames = new Map<string, string>();
+
+/** A stable name per statement text, so PostgreSQL parses and plans it once per connection. */
+function statementName(prefix: string, text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `${prefix}:${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+export interface QueryOptions {
+  /**
+   * Hot statements with a fixed text: run as a named prepared statement on PostgreSQL (parsed and
+   * planned once per pooled connection). Never for text that varies with the input.
+   */
+  prepare?: string;
+}
+
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). */
-export async function queryRows<T extends object>(db: Queryable, query: ReturnType<typeof sql>): Promise<T[]> {
+export async function queryRows<T extends object>(db: Queryable, query: ReturnType<typeof sql>, options: QueryOptions = {}): Promise<T[]> {
+  const internals = db as unknown as DrizzleInternals;
+  const client = internals.session?.client;
+  // On PostgreSQL, straight to the driver: drizzle's per-call query object and tracing cost more
+  // than the query itself on the hot read paths.
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
+    const { sql: text, params } = internals.dialect.sqlToQuery(query);
+    const name = options.prepare ? statementName(options.prepare, text) : undefined;
+    const result = await client.query<T>({ name, text, values: params, types: TEXT_TYPES });
+    return result.rows;
+  }
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

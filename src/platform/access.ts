@@ -25,6 +25,7 @@ export async function spaceRoleOf(db: Queryable, actor: Actor, spaceId: number):
     sql`select sm.role from spaces s
         left join space_members sm on sm.space_id = s.id and sm.user_id = ${actor.userId}
         where s.id = ${spaceId} and s.organization_id = ${actor.organizationId}`,
+    { prepare: 'space-role' },
   );
   if (rows.length === 0) return null;
   return orgWide(actor) ? 'admin' : (rows[0]!.role ?? null);
@@ -41,6 +42,7 @@ export async function projectRoleOf(db: Queryable, actor: Actor, projectId: numb
                 where sm.user_id = ${actor.userId}
                   and (sm.space_id = p.space_id or sm.space_id in (select ps.space_id from project_spaces ps where ps.project_id = p.id))) as rank
         from projects p where p.id = ${projectId} and p.organization_id = ${actor.organizationId}`,
+    { prepare: 'project-role' },
   );
   if (rows.length === 0) return null;
   if (orgWide(actor)) return 'admin';
@@ -58,6 +60,7 @@ export async function taskRoleOf(db: Queryable, actor: Actor, taskId: number): P
                   union
                   select ps.space_id from task_stages ts join project_spaces ps on ps.project_id = ts.project_id where ts.task_id = t.id)) as rank
         from tasks t where t.id = ${taskId} and t.organization_id = ${actor.organizationId}`,
+    { prepare: 'task-role' },
   );
   if (rows.length === 0) return null;
   if (orgWide(actor)) return 'admin';

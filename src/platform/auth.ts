@@ -60,14 +60,14 @@ async function lookup(db: Db, credential: string): Promise<CredentialRow | undef
         select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, m.role, m.active, m.deleted_at
         from api_tokens t
         left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
-        where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`)
+        where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`, { prepare: 'credential' })
     : await queryRows<CredentialRow>(db, sql`
         select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at,
                m.role, m.active, m.deleted_at
         from sessions s
         join users u on u.id = s.user_id
         left join organization_members m on m.organization_id = u.active_organization_id and m.user_id = s.user_id
-        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()`);
+        where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()`, { prepare: 'credential' });
   return rows[0];
 }
 

@@ -64,6 +64,7 @@ export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[
           } as rank
         from tasks t
         where t.id in (select task_id from live) and t.organization_id = ${actor.organizationId}`,
+    { prepare: 'task-access' },
   );
   return new Map(
     rows.map((r) => [

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { allOf, queryRows, type Queryable } from '../../db/client.js';
+import { queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 
 /**
- * The board read path. Everything a task form needs for any number of tasks comes from a fixed set
- * of set-based queries (`task_id = any($ids)`), one per related table, run side by side, so a board
- * of 10,000 tasks costs the same eleven queries as a board of one.
+ * The board read path. Everything a task form needs for any number of tasks comes from ONE
+ * statement (`id = any($ids)`, children aggregated per task), so a board of 10,000 tasks costs the
+ * same single query as a task of its own.
  */
 
 type Stamp = Date | string;
@@ -51,136 +51,81 @@ export interface TaskRecord extends TaskRow {
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function groupBy<R extends { taskId: number }>(rows: R[]): Map<number, R[]> {
-  const map = new Map<number, R[]>();
-  for (const row of rows) {
-    const key = Number(row.taskId);
-    let list = map.get(key);
-    if (!list) map.set(key, (list = []));
-    list.push(row);
-  }
-  return map;
-}
-
-type ChildKind = 'stage' | 'assignee' | 'member' | 'label' | 'subtask' | 'parent' | 'cover' | 'inspector' | 'message' | 'fact';
-
 /** Full task records for the given ids, in the order given; ids not in the organization are skipped. */
 export async function loadTaskRecords(db: Queryable, organizationId: number, taskIds: number[]): Promise<TaskRecord[]> {
   if (taskIds.length === 0) return [];
-  // One array parameter for every query: the statement text stays the same whatever the count.
+  // One array parameter: the statement text stays the same whatever the count, so it is prepared
+  // once per connection. Each child table is aggregated per task by an index probe on task_id.
   const ids = sql`${`{${taskIds.join(',')}}`}::bigint[]`;
-  const [tasks, children] = await allOf(db, [
-    () =>
-      queryRows<TaskRow>(
-        db,
-        sql`select id, space_id as "spaceId", name, creator_id as "creatorId", color, status, date_begin as "dateBegin", date_end as "dateEnd",
-              date_begin_without_time as "dateBeginWithoutTime", date_end_without_time as "dateEndWithoutTime", date_move as "dateMove",
-              date_status_changed as "dateStatusChanged", block_reason as "blockReason", importance, plan_time as "planTime",
-              coalesce(description, '') <> '' as "hasDescription", archived_at as "archivedAt", created_at as "createdAt", updated_at as "updatedAt"
-            from tasks where id = any(${ids}) and organization_id = ${organizationId}`,
-      ),
-    // Everything hanging off the tasks in ONE statement (a statement costs far more than its rows):
-    // each part tags its rows with a kind and keeps its own order in `seq`.
-    () =>
-      queryRows<{ k: ChildKind; v: Record<string, unknown> }>(
-        db,
-        sql`select k, v from (
-          select 'stage' as k, row_number() over (order by ts.task_id, ts.pinned desc, ts.project_id) as seq,
-                 json_build_object('taskId', ts.task_id, 'stageId', ts.stage_id, 'order', ts."order", 'pinned', ts.pinned, 'projectId', ts.project_id) as v
-            from task_stages ts where ts.task_id = any(${ids})
-          union all
-          select 'assignee', row_number() over (order by task_id, created_at, user_id), json_build_object('taskId', task_id, 'userId', user_id)
-            from task_assignees where task_id = any(${ids})
-          union all
-          select 'member', row_number() over (order by task_id, created_at, user_id), json_build_object('taskId', task_id, 'userId', user_id)
-            from task_members where task_id = any(${ids})
-          union all
-          select 'label', row_number() over (order by task_id, created_at, label_id), json_build_object('taskId', task_id, 'labelId', label_id)
-            from task_labels where task_id = any(${ids})
-          union all
-          select 'subtask', row_number() over (order by task_id, "order", id),
-                 json_build_object('id', id, 'name', name, 'isChecked', is_checked, 'taskId', task_id, 'childTaskId', child_task_id, 'order', "order")
-            from subtasks where task_id = any(${ids})
-          union all
-          select 'parent', row_number() over (order by child_task_id, task_id), json_build_object('taskId', child_task_id, 'parentId', task_id)
-            from subtasks where child_task_id = any(${ids})
-          union all
-          select 'cover', row_number() over (order by task_id),
-                 json_build_object('id', id, 'height', height, 'width', width, 'pictureUid', picture_uid, 'dominantColor', dominant_color, 'taskId', task_id)
-            from task_covers where task_id = any(${ids})
-          union all
-          select 'inspector', row_number() over (order by task_id, created_at, id),
-                 json_build_object('taskId', task_id, 'userId', user_id, 'status', status, 'comment', comment, 'updatedAt', updated_at)
-            from task_inspectors where task_id = any(${ids})
-          union all
+  const rows = await queryRows<LoadedRow>(
+    db,
+    sql`select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",
+          t.date_end as "dateEnd", t.date_begin_without_time as "dateBeginWithoutTime", t.date_end_without_time as "dateEndWithoutTime",
+          t.date_move as "dateMove", t.date_status_changed as "dateStatusChanged", t.block_reason as "blockReason", t.importance,
+          t.plan_time as "planTime", coalesce(t.description, '') <> '' as "hasDescription", t.archived_at as "archivedAt",
+          t.created_at as "createdAt", t.updated_at as "updatedAt",
+          (select json_agg(json_build_object('stageId', ts.stage_id, 'order', ts."order", 'pinned', ts.pinned, 'projectId', ts.project_id)
+                           order by ts.pinned desc, ts.project_id)
+             from task_stages ts where ts.task_id = t.id) as stages,
+          (select json_agg(a.user_id order by a.created_at, a.user_id) from task_assignees a where a.task_id = t.id) as assignees,
+          (select json_agg(m.user_id order by m.created_at, m.user_id) from task_members m where m.task_id = t.id) as members,
+          (select json_agg(l.label_id order by l.created_at, l.label_id) from task_labels l where l.task_id = t.id) as labels,
+          (select json_agg(json_build_object('id', s.id, 'name', s.name, 'isChecked', s.is_checked, 'childTaskId', s.child_task_id, 'order', s."order")
+                           order by s."order", s.id)
+             from subtasks s where s.task_id = t.id) as subtasks,
+          (select json_agg(s.task_id order by s.task_id) from subtasks s where s.child_task_id = t.id) as parents,
+          (select json_build_object('id', c.id, 'height', c.height, 'width', c.width, 'pictureUid', c.picture_uid, 'dominantColor', c.dominant_color)
+             from task_covers c where c.task_id = t.id limit 1) as cover,
+          (select json_agg(json_build_object('userId', i.user_id, 'status', i.status, 'comment', i.comment, 'updatedAt', i.updated_at)
+                           order by i.created_at, i.id)
+             from task_inspectors i where i.task_id = t.id) as inspectors,
           -- Existence only: one index probe per task instead of counting its messages.
-          select 'message', row_number() over (order by u.id), json_build_object('taskId', u.id)
-            from unnest(${ids}) as u(id) where exists (select 1 from task_messages m where m.task_id = u.id)
-          union all
-          select 'fact', row_number() over (order by task_id), json_build_object('taskId', task_id, 'hours', sum(hours)::float8)
-            from time_records where task_id = any(${ids}) group by task_id
-        ) parts order by k, seq`,
-      ),
-  ] as const);
-  const part = <T>(kind: ChildKind) => children.filter((c) => c.k === kind).map((c) => c.v as T);
-  const stages = part<{ taskId: number; stageId: number; order: number | null; pinned: boolean; projectId: number }>('stage');
-  const assignees = part<{ taskId: number; userId: number }>('assignee');
-  const members = part<{ taskId: number; userId: number }>('member');
-  const labels = part<{ taskId: number; labelId: number }>('label');
-  const subtasks = part<TaskRecord['list'][number]>('subtask');
-  const parents = part<{ taskId: number; parentId: number }>('parent');
-  const covers = part<NonNullable<TaskRecord['cover']>>('cover');
-  const inspectors = part<TaskRecord['inspectors'][number] & { taskId: number }>('inspector');
-  const messages = part<{ taskId: number }>('message');
-  const fact = part<{ taskId: number; hours: number }>('fact');
-
-  const stagesOf = groupBy(stages);
-  const assigneesOf = groupBy(assignees);
-  const membersOf = groupBy(members);
-  const labelsOf = groupBy(labels);
-  const subtasksOf = groupBy(subtasks);
-  const parentsOf = groupBy(parents);
-  const inspectorsOf = groupBy(inspectors);
-  const coverOf = new Map(covers.map((c) => [Number(c.taskId), c]));
-  const withMessages = new Set(messages.map((m) => Number(m.taskId)));
-  const factOf = new Map(fact.map((f) => [Number(f.taskId), Number(f.hours)]));
-  const byId = new Map(tasks.map((t) => [Number(t.id), t]));
-
+          exists (select 1 from task_messages m where m.task_id = t.id) as "hasMessages",
+          (select sum(r.hours)::float8 from time_records r where r.task_id = t.id) as "factTime"
+        from tasks t where t.id = any(${ids}) and t.organization_id = ${organizationId}`,
+    { prepare: 'task-records' },
+  );
+  const byId = new Map(rows.map((t) => [Number(t.id), t]));
   const records: TaskRecord[] = [];
   for (const id of taskIds) {
     const t = byId.get(id);
     if (!t) continue;
-    const cover = coverOf.get(id);
+    const { stages, assignees, members, labels, subtasks, parents, cover, inspectors, hasMessages, factTime, ...task } = t;
     records.push({
-      ...t,
+      ...task,
       id,
       spaceId: num(t.spaceId),
       creatorId: numOrNull(t.creatorId),
       status: num(t.status),
       importance: num(t.importance),
       planTime: num(t.planTime),
-      stages: (stagesOf.get(id) ?? []).map((s) => ({ stageId: num(s.stageId), order: numOrNull(s.order), pinned: s.pinned, projectId: num(s.projectId) })),
-      tags: (labelsOf.get(id) ?? []).map((l) => num(l.labelId)),
-      parentTaskIds: (parentsOf.get(id) ?? []).map((p) => num(p.parentId)),
-      responsibleUserId: (assigneesOf.get(id) ?? []).map((a) => num(a.userId)),
-      members: (membersOf.get(id) ?? []).map((m) => num(m.userId)),
-      list: (subtasksOf.get(id) ?? []).map((s) => ({
-        id: num(s.id),
-        name: s.name,
-        isChecked: s.isChecked,
-        taskId: id,
-        childTaskId: numOrNull(s.childTaskId),
-        order: num(s.order),
-      })),
-      cover: cover
-        ? { id: num(cover.id), height: num(cover.height), width: num(cover.width), pictureUid: cover.pictureUid, dominantColor: cover.dominantColor, taskId: id }
-        : null,
-      inspectors: (inspectorsOf.get(id) ?? []).map((i) => ({ userId: num(i.userId), status: num(i.status), comment: i.comment, updatedAt: i.updatedAt })),
-      hasMessages: withMessages.has(id),
-      factTime: factOf.get(id) ?? 0,
+      stages: (stages ?? []).map((s) => ({ stageId: num(s.stageId), order: numOrNull(s.order), pinned: s.pinned, projectId: num(s.projectId) })),
+      tags: (labels ?? []).map(num),
+      parentTaskIds: (parents ?? []).map(num),
+      responsibleUserId: (assignees ?? []).map(num),
+      members: (members ?? []).map(num),
+      list: (subtasks ?? []).map((s) => ({ id: num(s.id), name: s.name, isChecked: s.isChecked, taskId: id, childTaskId: numOrNull(s.childTaskId), order: num(s.order) })),
+      cover: cover ? { ...cover, id: num(cover.id), height: num(cover.height), width: num(cover.width), taskId: id } : null,
+      inspectors: (inspectors ?? []).map((i) => ({ userId: num(i.userId), status: num(i.status), comment: i.comment, updatedAt: i.updatedAt })),
+      hasMessages,
+      factTime: factTime === null ? 0 : Number(factTime),
     });
   }
   return records;
+}
+
+/** One row of loadTaskRecords' statement: the task's columns and its children as JSON (null when none). */
+interface LoadedRow extends TaskRow {
+  stages: Array<{ stageId: number; order: number | null; pinned: boolean; projectId: number }> | null;
+  assignees: number[] | null;
+  members: number[] | null;
+  labels: number[] | null;
+  subtasks: Array<{ id: number; name: string; isChecked: boolean; childTaskId: number | null; order: number }> | null;
+  parents: number[] | null;
+  cover: Omit<NonNullable<TaskRecord['cover']>, 'taskId'> | null;
+  inspectors: TaskRecord['inspectors'] | null;
+  hasMessages: boolean;
+  factTime: number | null;
 }
 
 export function presentTask(r: TaskRecord): TaskDto {

@@ -32,7 +32,7 @@ const ORDER: Record<TaskView, SQL> = {
 
 /**
  * One page of a task list: one query picks the ids (and the total), the presenter loads the forms
- * with its fixed set of queries.
+ * with one more.
  */
 export async function listTasks(ctx: Ctx, scope: TaskScope, view: TaskView, q: TaskListQuery): Promise<{ items: TaskDto[]; total: number }> {
   const { db, actor } = ctx;
@@ -59,7 +59,12 @@ export async function listTasks(ctx: Ctx, scope: TaskScope, view: TaskView, q: T
                  and ${sql.join(where, sql` and `)}`;
     order = view === 'board' ? sql`t.id` : ORDER[view];
   }
-  const rows = await queryRows<{ id: number; total: number }>(db, sql`select t.id, count(*) over ()::int as total ${from} order by ${order} limit ${limit} offset ${offset}`);
+  // Prepared: the text varies only with which filters are set, a handful of shapes.
+  const rows = await queryRows<{ id: number; total: number }>(
+    db,
+    sql`select t.id, count(*) over ()::int as total ${from} order by ${order} limit ${limit} offset ${offset}`,
+    { prepare: 'task-list' },
+  );
   let total = rows[0] ? Number(rows[0].total) : 0;
   // Past the end no row carries the total; count apart so X-Total-Count stays true.
   if (rows.length === 0 && offset > 0) total = Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n ${from}`))[0]?.n ?? 0);
