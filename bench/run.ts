@@ -92,10 +92,10 @@ function table(all: ModeResult[]): string {
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const m of all) {
-    const w0 = m.results.find((r) => r.name === 'W0')!.rps;
+    const w0 = m.results.find((r) => r.name === 'W0')?.rps;
     for (const r of m.results) {
       lines.push(
-        `| ${m.db} | ${r.name} ${r.label} | ${r.connections} | ${r.rps.toFixed(0)} | ${(r.rps / w0).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPercent.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} |`,
+        `| ${m.db} | ${r.name} ${r.label} | ${r.connections} | ${r.rps.toFixed(0)} | ${w0 ? (r.rps / w0).toFixed(2) : '—'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPercent.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} |`,
       );
     }
   }

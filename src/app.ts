@@ -15,7 +15,8 @@ import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
 import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
-import { startJobs, stopJobs } from './platform/jobs.js';
+import { registerJob, startJobs, stopJobs } from './platform/jobs.js';
+import { sql } from 'drizzle-orm';
 import { modules } from './modules/index.js';
 
 declare module 'fastify' {
@@ -108,6 +109,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerAuthentication(app, database.db, config.sessionTtlDays);
 
+  if (database.kind === 'pglite') {
+    // The embedded engine runs without autovacuum: without fresh statistics the planner picks
+    // nested loops over whole tables as the data grows.
+    registerJob(app, { name: 'db.analyze', intervalMs: 10 * 60_000, exclusive: false, run: async (a) => void (await a.database.db.execute(sql`analyze`)) });
+  }
   for (const mod of modules) await app.register(mod);
   await app.ready();
   if (config.databaseUrl) await events.listenAcrossInstances(config.databaseUrl, app.log);

@@ -90,25 +90,39 @@ export async function loadTaskRecords(db: Queryable, organizationId: number, tas
   for (const id of taskIds) {
     const t = byId.get(id);
     if (!t) continue;
-    const { stages, assignees, members, labels, subtasks, parents, cover, inspectors, hasMessages, factTime, ...task } = t;
+    // Field by field, not spread: this loop runs for every task of a board.
     records.push({
-      ...task,
       id,
       spaceId: num(t.spaceId),
+      name: t.name,
       creatorId: numOrNull(t.creatorId),
+      color: t.color,
       status: num(t.status),
+      dateBegin: t.dateBegin,
+      dateEnd: t.dateEnd,
+      dateBeginWithoutTime: t.dateBeginWithoutTime,
+      dateEndWithoutTime: t.dateEndWithoutTime,
+      dateMove: t.dateMove,
+      dateStatusChanged: t.dateStatusChanged,
+      blockReason: t.blockReason,
       importance: num(t.importance),
       planTime: num(t.planTime),
-      stages: (stages ?? []).map((s) => ({ stageId: num(s.stageId), order: numOrNull(s.order), pinned: s.pinned, projectId: num(s.projectId) })),
-      tags: (labels ?? []).map(num),
-      parentTaskIds: (parents ?? []).map(num),
-      responsibleUserId: (assignees ?? []).map(num),
-      members: (members ?? []).map(num),
-      list: (subtasks ?? []).map((s) => ({ id: num(s.id), name: s.name, isChecked: s.isChecked, taskId: id, childTaskId: numOrNull(s.childTaskId), order: num(s.order) })),
-      cover: cover ? { ...cover, id: num(cover.id), height: num(cover.height), width: num(cover.width), taskId: id } : null,
-      inspectors: (inspectors ?? []).map((i) => ({ userId: num(i.userId), status: num(i.status), comment: i.comment, updatedAt: i.updatedAt })),
-      hasMessages,
-      factTime: factTime === null ? 0 : Number(factTime),
+      hasDescription: t.hasDescription,
+      archivedAt: t.archivedAt,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      stages: (t.stages ?? []).map((s) => ({ stageId: num(s.stageId), order: numOrNull(s.order), pinned: s.pinned, projectId: num(s.projectId) })),
+      tags: (t.labels ?? []).map(num),
+      parentTaskIds: (t.parents ?? []).map(num),
+      responsibleUserId: (t.assignees ?? []).map(num),
+      members: (t.members ?? []).map(num),
+      list: (t.subtasks ?? []).map((s) => ({ id: num(s.id), name: s.name, isChecked: s.isChecked, taskId: id, childTaskId: numOrNull(s.childTaskId), order: num(s.order) })),
+      cover: t.cover
+        ? { id: num(t.cover.id), height: num(t.cover.height), width: num(t.cover.width), pictureUid: t.cover.pictureUid, dominantColor: t.cover.dominantColor, taskId: id }
+        : null,
+      inspectors: (t.inspectors ?? []).map((i) => ({ userId: num(i.userId), status: num(i.status), comment: i.comment, updatedAt: i.updatedAt })),
+      hasMessages: t.hasMessages,
+      factTime: t.factTime === null ? 0 : Number(t.factTime),
     });
   }
   return records;
