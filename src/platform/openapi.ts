@@ -3,7 +3,8 @@ import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import { ProblemSchema } from './schemas.js';
 
-const problemResponse = (description: string) => ({
+/** A problem-document response for a status a route adds to the ones every route lists. */
+export const problemResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../platform/types.js';
+import { problemResponse } from '../../platform/openapi.js';
 import { read, write } from '../../platform/context.js';
 import { pageOf, setPageHeaders } from '../../platform/http.js';
 import { actorOf } from '../../platform/auth.js';
@@ -54,7 +55,7 @@ export default async function webhookRoutes(app: App): Promise<void> {
         tags,
         summary: `Send a webhook.ping now and answer its delivery (${who})`,
         params: S.WebhookParams,
-        response: { 200: S.WebhookDeliverySchema },
+        response: { 200: S.WebhookDeliverySchema, 503: problemResponse('UNAVAILABLE: the ping could not be sent now; it stays queued') },
       },
     },
     async (request) => {
