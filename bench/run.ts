@@ -78,7 +78,8 @@ async function benchMode(mode: string): Promise<ModeResult> {
     // tasks and churn positions, which would change what the reads measure.
     for (const name of (['W0', 'W2', 'W3', 'W1', 'W1x1', 'W4'] as const).filter((n) => wanted.has(n))) {
       const r = await runWorkload(name, server, board, { duration, warmup });
-      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+      const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
+      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}`);
       results.push(r);
     }
     return { db: mode, seedSeconds, seedNotes: board.notes, results };

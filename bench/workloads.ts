@@ -11,6 +11,8 @@ export interface WorkloadResult {
   p99: number;
   requests: number;
   errors: number;
+  /** What the errors were: non-2xx status codes with their counts, timeouts, transport errors. */
+  errorKinds: Record<string, number>;
   cpuPercent: number;
   peakRssMiB: number;
 }
@@ -89,6 +91,15 @@ export async function runWorkload(name: Name, server: RunningServer, board: Boar
     requests: result.requests.total,
     // Any answer that is not 2xx counts as an error, as do transport errors and timeouts.
     errors: result.non2xx + result.errors + result.timeouts,
+    errorKinds: {
+      ...Object.fromEntries(
+        Object.entries(result.statusCodeStats ?? {})
+          .filter(([code]) => !code.startsWith('2'))
+          .map(([code, stat]) => [code, (stat as { count: number }).count]),
+      ),
+      ...(result.timeouts ? { timeouts: result.timeouts } : {}),
+      ...(result.errors - result.timeouts > 0 ? { transport: result.errors - result.timeouts } : {}),
+    },
     cpuPercent: (cpu / elapsed) * 100,
     peakRssMiB: peak,
   };
