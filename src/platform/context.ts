@@ -51,6 +51,14 @@ export function systemWrite<T>(app: FastifyInstance, organizationId: number, fn:
 }
 
 /**
+ * A write before anyone is signed in (registration): its events are scoped with `scopeEvents` once
+ * the transaction knows the user and the organization.
+ */
+export function unscopedWrite<T>(app: FastifyInstance, log: FastifyBaseLogger, fn: (db: Queryable) => Promise<T>): Promise<T> {
+  return transact(app, 0, null, log, (hooks) => fn(hooks.db));
+}
+
+/**
  * Runs a reading use case without an explicit transaction: one statement is already consistent,
  * and skipping BEGIN/COMMIT saves two round trips on the hottest paths.
  */

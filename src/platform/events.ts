@@ -18,6 +18,8 @@ export interface EventInput {
   taskId?: number | null;
   /** Only this user receives the event (notification.*). */
   userId?: number | null;
+  /** Only editors and admins of the event's space receive it (a draft's changes). */
+  editorsOnly?: boolean;
   /** Who acted; defaults to the transaction's actor, null for automation and scheduled jobs. */
   actorId?: number | null;
   /** The resource as its read route answers it; `{id}` for deletes. */
@@ -50,6 +52,7 @@ export interface RecordedEvent {
   taskId: number | null;
   actorId: number | null;
   userId: number | null;
+  editorsOnly?: boolean;
   at: string;
   payload: unknown;
 }
@@ -98,6 +101,17 @@ const buffers = new WeakMap<object, Buffer>();
 
 export function openEventBuffer(db: Queryable, organizationId: number, actorId: number | null): void {
   buffers.set(db, { organizationId, actorId, pending: [] });
+}
+
+/**
+ * Sets whose and which organization's events these are, for a transaction that learns it only on
+ * the way (registration creates the acting user and finds the organization it joins).
+ */
+export function scopeEvents(db: Queryable, organizationId: number, actorId: number | null): void {
+  const buffer = buffers.get(db);
+  if (!buffer) throw new Error('scopeEvents outside a write transaction');
+  buffer.organizationId = organizationId;
+  buffer.actorId = actorId;
 }
 
 /** Records that something changed, in the caller's write transaction. */
@@ -185,14 +199,15 @@ async function record(db: Queryable, pending: PendingEvent[]): Promise<RecordedE
       task_id: e.taskId ?? null,
       actor_id: e.actorId ?? null,
       user_id: e.userId ?? null,
+      editors_only: e.editorsOnly ?? false,
       payload: e.payload ?? null,
     }));
     const inserted = await queryRows<Row>(
       db,
-      sql`insert into events (organization_id, id, type, space_id, project_id, task_id, actor_id, user_id, payload)
-          select ${org}, r.id, r.type, r.space_id, r.project_id, r.task_id, r.actor_id, r.user_id, coalesce(r.payload, 'null'::jsonb)
+      sql`insert into events (organization_id, id, type, space_id, project_id, task_id, actor_id, user_id, editors_only, payload)
+          select ${org}, r.id, r.type, r.space_id, r.project_id, r.task_id, r.actor_id, r.user_id, r.editors_only, coalesce(r.payload, 'null'::jsonb)
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(id bigint, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, payload jsonb)
+            as r(id bigint, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, editors_only boolean, payload jsonb)
           returning organization_id as "organizationId", id, at`,
     );
     const atById = new Map(inserted.map((r) => [Number(r.id), new Date(r.at).toISOString()]));
@@ -206,6 +221,7 @@ async function record(db: Queryable, pending: PendingEvent[]): Promise<RecordedE
         taskId: r.task_id,
         actorId: r.actor_id,
         userId: r.user_id,
+        editorsOnly: r.editors_only,
         at: atById.get(r.id)!,
         payload: r.payload,
       }),

@@ -45,6 +45,7 @@ interface EventRow {
   taskId: number | null;
   actorId: number | null;
   userId: number | null;
+  editorsOnly: boolean;
   at: Date | string;
   payload: unknown;
 }
@@ -85,14 +86,17 @@ export class EventHub {
    * Starts a connection from `lastEventId` (resume) or from now. A resume point older than the
    * replay window, or one the log no longer holds, gets `resync` and continues from now.
    */
-  async start(sub: Subscriber, lastEventId: number | null): Promise<void> {
+  async start(sub: Subscriber, lastEventId: number | null): Promise<'live' | 'resumed' | 'resync'> {
     const org = sub.organizationId;
+    // Not delivered to while its cursor is being decided (a drain in flight skips it).
+    this.stop(sub);
     const [head] = await queryRows<{ lastId: number }>(
       this.db,
       sql`select last_id as "lastId" from event_counters where organization_id = ${org}`,
     );
     const headId = Number(head?.lastId ?? 0);
-    sub.cursor = headId;
+    let cursor = headId;
+    let outcome: 'live' | 'resumed' | 'resync' = lastEventId === null ? 'live' : 'resumed';
     if (lastEventId !== null && lastEventId !== headId) {
       const [next] = lastEventId < headId
         ? await queryRows<{ fresh: boolean }>(
@@ -101,13 +105,16 @@ export class EventHub {
                 from events where organization_id = ${org} and id = ${lastEventId + 1}`,
           )
         : [];
-      if (next?.fresh) sub.cursor = lastEventId;
-      else sub.control({ type: 'resync', lastEventId: headId });
+      if (next?.fresh) cursor = lastEventId;
+      else outcome = 'resync';
     }
+    sub.cursor = cursor;
+    if (outcome === 'resync') sub.control({ type: 'resync', lastEventId: headId });
     let set = this.byOrg.get(org);
     if (!set) this.byOrg.set(org, (set = new Set()));
     set.add(sub);
     this.wake([org]);
+    return outcome;
   }
 
   stop(sub: Subscriber): void {
@@ -178,7 +185,7 @@ export class EventHub {
       const rows = await queryRows<EventRow>(
         this.db,
         sql`select id, type, space_id as "spaceId", project_id as "projectId", task_id as "taskId", actor_id as "actorId",
-                   user_id as "userId", at, payload
+                   user_id as "userId", editors_only as "editorsOnly", at, payload
             from events where organization_id = ${org} and id > ${from} order by id limit ${this.batch}`,
       );
       if (rows.length === 0) return;
@@ -186,9 +193,11 @@ export class EventHub {
       const audience = await audienceOf(this.db, org, subs, projects);
       const drafts = await draftReglaments(this.db, org, rows);
       const last = Number(rows[rows.length - 1]!.id);
+      const current = this.byOrg.get(org);
       for (const sub of subs) {
-        // A connection that resumed further back while we read waits for the next round.
-        if (sub.cursor < from) continue;
+        // Gone, or restarting (its cursor being decided), or resumed further back while we read:
+        // the next round serves it.
+        if (!current?.has(sub) || sub.cursor < from) continue;
         if (!audience.valid(sub)) {
           this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
           continue;
@@ -210,9 +219,10 @@ export class EventHub {
         projectId: row.projectId === null ? null : Number(row.projectId),
         taskId: row.taskId === null ? null : Number(row.taskId),
         userId: row.userId === null ? null : Number(row.userId),
-        editorsOnly: drafts.size > 0 && drafts.has(reglamentOf(row) ?? 0),
+        // Written as a draft's, or about a reglament that is a draft now.
+        editorsOnly: row.editorsOnly || (drafts.size > 0 && drafts.has(reglamentOf(row) ?? 0)),
       };
-      if (!audience.mayRead(sub, event) || !wanted(sub, row.type, event)) continue;
+      if (!mayReceive(audience, sub, row, event) || !wanted(sub, row.type, event)) continue;
       sub.send({
         id,
         type: row.type,
@@ -225,6 +235,24 @@ export class EventHub {
         payload: row.payload,
       });
     }
+  }
+}
+
+/**
+ * Departures, judged by who was there: a deleted space has no members left to ask (its `{id}` goes
+ * to the whole organization), a project unlinked from a space is judged by that space, and a
+ * member removed from a space hears of it although no longer a member.
+ */
+function mayReceive(audience: Audience, sub: Subscriber, row: EventRow, event: Parameters<Audience['mayRead']>[1]): boolean {
+  switch (row.type) {
+    case 'space.deleted':
+      return audience.mayRead(sub, { ...event, spaceId: null, projectId: null });
+    case 'project.unlinked':
+      return audience.mayRead(sub, { ...event, projectId: null });
+    case 'space.member.removed':
+      return (row.payload as { userId?: unknown } | null)?.userId === sub.userId || audience.mayRead(sub, event);
+    default:
+      return audience.mayRead(sub, event);
   }
 }
 

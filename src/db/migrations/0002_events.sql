@@ -12,6 +12,7 @@ CREATE TABLE "events" (
 	"task_id" bigint,
 	"actor_id" bigint,
 	"user_id" bigint,
+	"editors_only" boolean DEFAULT false NOT NULL,
 	"at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
 	"payload" jsonb NOT NULL,
 	CONSTRAINT "events_organization_id_id_pk" PRIMARY KEY("organization_id","id")

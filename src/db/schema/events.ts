@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { ref, ts } from './columns.js';
 import { organizations } from './organizations.js';
 
@@ -21,6 +21,9 @@ export const events = pgTable(
     actorId: ref('actor_id'),
     // Set for events meant for one user only (notification.*): nobody else receives them.
     userId: ref('user_id'),
+    // Only the space's editors and admins may receive it (a draft reglament's changes), decided
+    // when it was written so publishing or deleting the draft later does not open it to readers.
+    editorsOnly: boolean('editors_only').notNull().default(false),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
     payload: jsonb('payload').notNull(),
   },

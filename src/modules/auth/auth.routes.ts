@@ -6,6 +6,7 @@ import { read, write } from '../../platform/context.js';
 import { IdParams } from '../../platform/schemas.js';
 import * as S from './auth.schemas.js';
 import * as auth from './auth.service.js';
+import { unscopedWrite } from '../../platform/context.js';
 
 const tags = ['Authentication'];
 
@@ -47,7 +48,7 @@ export default async function authRoutes(app: App): Promise<void> {
       ...limited,
       schema: { tags, summary: 'Register: creates the user and its first organization (or joins an invite link’s)', security: [], body: S.RegisterBody, response: { 201: S.RegisterResult } },
     },
-    async (request, reply) => reply.code(201).send(await auth.register(app.database.db, request.body, clientOf(request), settings)),
+    async (request, reply) => reply.code(201).send(await auth.register((fn) => unscopedWrite(app, request.log, fn), request.body, clientOf(request), settings)),
   );
 
   app.post(

@@ -39,7 +39,7 @@ const emailTaken = () => new AppError('EMAIL_TAKEN', 'an account with this email
  * token, membership of the link's organization and space.
  */
 export async function register(
-  db: Db,
+  transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>,
   input: { email: string; password: string; name: string; inviteToken?: string; referralCode?: string },
   client: ClientInfo,
   settings: AuthSettings,
@@ -47,7 +47,7 @@ export async function register(
   const email = input.email.trim().toLowerCase();
   // Hash before the transaction: a slow KDF must not hold a connection or a lock.
   const passwordHash = await hashPassword(input.password, settings.passwordHashCost);
-  return withTransaction(db, async ({ tx }) => {
+  return transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
     if (existing) throw emailTaken();
     const [user] = await tx.insert(users).values({ email, passwordHash, name: input.name.trim() }).returning({ id: users.id });

@@ -133,7 +133,11 @@ describe('real-time events: WebSocket and SSE', () => {
     await f.task(editor, stages[0]!.id);
     const client = await wsFor(owner);
     await client.request({ type: 'subscribe' }, 'subscribed');
+    const from = client.frames.length;
     const resync = await client.request({ type: 'resume', lastEventId: 999_999 }, 'resync');
+    await client.request({ type: 'ping' }, 'pong');
+    // resync alone: no `resumed` that would say the stale point was honoured.
+    expect(client.frames.slice(from).map((fr) => fr.type)).toEqual(['resync', 'pong']);
     const [head] = await t.sql<{ lastId: number }>(sql`select last_id::int as "lastId" from event_counters where organization_id = ${owner.organizationId}`);
     expect(resync).toEqual({ type: 'resync', lastEventId: head!.lastId });
     // Age the log beyond the window: resuming from before it must not pretend to be complete.
@@ -196,9 +200,34 @@ describe('real-time events: WebSocket and SSE', () => {
     await eventually(() => expect(editorClient.events.map((e) => e.type)).toEqual(['reglament.created', 'reglament.question.created']));
     await t.app.realtime.idle();
     expect(readerClient.events).toEqual([]);
+    const [before] = await t.sql<{ id: number }>(
+      sql`select min(id)::int - 1 as id from events where organization_id = ${owner.organizationId} and type = 'reglament.created'`,
+    );
     expect((await t.as(owner).patch(`/reglaments/${draft.id}/publish`)).statusCode).toBe(200);
     await eventually(() => expect(readerClient.events.map((e) => e.type)).toEqual(['reglament.published']));
-    for (const c of [readerClient, editorClient]) c.close();
+    // Published now, yet what was written while it was a draft stays for editors: a reader resuming
+    // from before the draft existed gets the publication only.
+    const late = await wsFor(reader);
+    await late.request({ type: 'subscribe', types: ['reglament.*'] }, 'subscribed');
+    await late.request({ type: 'resume', lastEventId: before!.id }, 'resumed');
+    await eventually(() => expect(late.events.map((e) => e.type)).toEqual(['reglament.published']));
+    for (const c of [readerClient, editorClient, late]) c.close();
+  });
+
+  it('tells members of a deleted space, and a removed member, although they are no longer in it', async () => {
+    const { owner, space, reader } = await board();
+    const client = await wsFor(reader);
+    await client.request({ type: 'subscribe', types: ['space.*'] }, 'subscribed');
+    expect((await t.as(owner).delete(`/spaces/${space.id}/members/${reader.id}`)).statusCode).toBeLessThan(300);
+    await eventually(() => expect(client.events.map((e) => [e.type, (e.payload as { userId?: number }).userId])).toEqual([['space.member.removed', reader.id]]));
+    const other = await f.space(owner, 'Doomed');
+    const member = await f.spaceMember(owner, other.id, 'member');
+    const watcher = await wsFor(member);
+    await watcher.request({ type: 'subscribe', types: ['space.deleted'] }, 'subscribed');
+    expect((await t.as(owner).delete(`/spaces/${other.id}`)).statusCode).toBeLessThan(300);
+    await eventually(() => expect(watcher.events.map((e) => [e.type, e.payload])).toEqual([['space.deleted', { id: other.id }]]));
+    client.close();
+    watcher.close();
   });
 
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, credentialOf } from '../../platform/auth.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { EventEnvelope } from '../../platform/events.js';
-import type { EventHub, Subscriber, Subscription } from '../../platform/realtime.js';
+import { CLOSE_SLOW_CONSUMER, type EventHub, type Subscriber, type Subscription } from '../../platform/realtime.js';
 
 const ids = (csv: string | undefined) => (csv ? csv.split(',').map(Number) : undefined);
 
@@ -41,6 +41,8 @@ export async function serveEventStream(
     control: (frame) => write(`event: ${String(frame.type)}\ndata: ${JSON.stringify(frame)}\n\n`),
     // SSE has no close codes: the reason goes out as an event, then the stream ends.
     close: (code, reason) => {
+      // A slow client's buffer is dropped, not flushed: it is what must not grow.
+      if (code === CLOSE_SLOW_CONSUMER) return void res.destroy();
       write(`event: error\ndata: ${JSON.stringify({ type: 'error', code, message: reason })}\n\n`);
       res.end();
     },

@@ -9,6 +9,8 @@ import { ClientFrame } from './events.schemas.js';
 
 const AUTH_TIMEOUT_MS = 10_000;
 const MAX_SUBSCRIPTIONS = 50;
+// Frames are handled one at a time; a client that sends faster than that is cut off rather than queued.
+const MAX_FRAMES_IN_FLIGHT = 32;
 
 /**
  * One WebSocket client: authenticates (upgrade headers, or an `auth` first frame within 10 s —
@@ -19,6 +21,7 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
   let nextSubscription = 1;
   let queue = Promise.resolve();
   let alive = true;
+  let inFlight = 0;
 
   const sendJson = (frame: unknown) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
@@ -83,10 +86,9 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
       current.subscriptions = f.subscriptionId === undefined ? [] : current.subscriptions!.filter((s) => s.id !== f.subscriptionId);
       return sendJson({ type: 'unsubscribed', subscriptionId: f.subscriptionId ?? null });
     }
-    // resume: replay what this connection's subscriptions match after lastEventId, then go on live.
-    hub.stop(current);
-    await hub.start(current, f.lastEventId);
-    sendJson({ type: 'resumed', lastEventId: f.lastEventId });
+    // resume: replay what this connection's subscriptions match after lastEventId, then go on live
+    // (or, past the replay window, `resync` alone: the client reloads and continues from now).
+    if ((await hub.start(current, f.lastEventId)) === 'resumed') sendJson({ type: 'resumed', lastEventId: f.lastEventId });
   };
 
   const authTimer = setTimeout(() => {
@@ -104,11 +106,16 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
   socket.on('message', (data, isBinary) => {
     alive = true;
     if (isBinary) return fail('VALIDATION_FAILED', 'frames are JSON text');
+    if (inFlight >= MAX_FRAMES_IN_FLIGHT) return close(1008, 'too many frames in flight');
+    inFlight++;
     const text = data.toString();
-    queue = queue.then(() => handle(text)).catch((err: unknown) => {
-      request.log.error({ err }, 'real-time frame failed');
-      fail('INTERNAL', 'the frame could not be handled');
-    });
+    queue = queue
+      .then(() => handle(text))
+      .catch((err: unknown) => {
+        request.log.error({ err }, 'real-time frame failed');
+        fail('INTERNAL', 'the frame could not be handled');
+      })
+      .finally(() => inFlight--);
   });
   socket.on('close', () => {
     clearTimeout(authTimer);

@@ -81,7 +81,7 @@ async function loadAndEmit(ctx: Ctx): Promise<OrganizationDto> {
 }
 
 /** A user became a member of an organization (not necessarily the actor's active one). */
-export async function emitMemberCreated(ctx: Ctx, organizationId: number, userId: number): Promise<void> {
+export async function emitMemberCreated(ctx: { db: Queryable }, organizationId: number, userId: number): Promise<void> {
   const [member] = await loadMembers(ctx.db, organizationId, userId);
   emit(ctx, { type: 'organization.member.created', organizationId, payload: member });
 }

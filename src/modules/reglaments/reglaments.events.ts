@@ -1,7 +1,9 @@
 import type { ReglamentEventAction } from '../../db/schema/index.js';
 import { reglamentEvents } from '../../db/schema/index.js';
 import type { Ctx } from '../../platform/context.js';
-import { emit, type EventType } from '../../platform/events.js';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.js';
+import { emit, type Completer, type EventType } from '../../platform/events.js';
 import type { QuestionDto } from './questions/questions.schemas.js';
 
 /** Appends to the reglament's full history; called inside the transaction of the change it records. */
@@ -14,8 +16,34 @@ export async function recordEvent(ctx: Ctx, reglamentId: number, action: Reglame
  * reglament's own history (every action, for its history route); this is the change log clients follow.
  */
 export function emitReglament(ctx: Ctx, type: EventType, homeSpaceId: number, payload: unknown): void {
-  emit(ctx, { type, spaceId: homeSpaceId, payload });
+  emit(ctx, { type, spaceId: homeSpaceId, payload, completer: draftAudience });
 }
+
+/** The reglament an event is about: its own id, or that of the question or version. */
+function reglamentIdOf(type: string, payload: unknown): number | null {
+  const p = payload as { id?: unknown; reglamentId?: unknown } | null;
+  const id = type.startsWith('reglament.question.') || type === 'reglament.version.created' ? p?.reglamentId : p?.id;
+  return typeof id === 'number' ? id : null;
+}
+
+/**
+ * A draft is for its space's editors: every event about a reglament that is a draft when the
+ * transaction commits is marked editors-only, for good (publishing later does not open the draft's
+ * history to readers). One query for all the transaction's reglament events.
+ */
+const draftAudience: Completer = {
+  name: 'reglament-draft',
+  async complete(db, organizationId, events) {
+    const ids = [...new Set(events.map((e) => reglamentIdOf(e.type, e.payload)).filter((id): id is number => id !== null))];
+    if (ids.length === 0) return;
+    const drafts = await queryRows<{ id: number }>(
+      db,
+      sql`select id from reglaments where organization_id = ${organizationId} and draft and id = any(${`{${ids.join(',')}}`}::bigint[])`,
+    );
+    const draft = new Set(drafts.map((r) => Number(r.id)));
+    for (const e of events) if (draft.has(reglamentIdOf(e.type, e.payload) ?? 0)) e.editorsOnly = true;
+  },
+};
 
 /** Readers may receive question events, so which answers are right never travels with them. */
 export const questionForReaders = (q: QuestionDto): QuestionDto => ({ ...q, answers: q.answers.map((a) => ({ ...a, isRight: null })) });

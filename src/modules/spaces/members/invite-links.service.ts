@@ -5,6 +5,7 @@ import { inviteLinks } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { iso } from '../../../platform/http.js';
+import { scopeEvents } from '../../../platform/events.js';
 import { addOrganizationMember, emitMemberCreated } from '../../organizations/organizations.service.js';
 import { authorizeSpace } from '../spaces.policy.js';
 import type { InviteLinkDto } from '../spaces.schemas.js';
@@ -127,5 +128,10 @@ export async function joinByLink(ctx: Ctx, token: string): Promise<SpaceMemberDt
 /** Registration with an invite token (plugged into auth's joinHooks): the new user joins the link's organization and space. */
 export async function joinByInviteOnRegister(db: Queryable, userId: number, token: string): Promise<{ organizationId: number }> {
   const link = await joinByToken(db, userId, token);
-  return { organizationId: Number(link.organizationId) };
+  const organizationId = Number(link.organizationId);
+  // The new user acted, in the link's organization: announced like a signed-in join.
+  scopeEvents(db, organizationId, userId);
+  if (link.joinedOrganization) await emitMemberCreated({ db }, organizationId, userId);
+  if (link.joinedSpace) emitMembersAdded({ db }, Number(link.spaceId), [await loadMember(db, Number(link.spaceId), userId)], [userId], organizationId);
+  return { organizationId };
 }

@@ -172,6 +172,15 @@ describe('POST /auth/register with an invite token', () => {
     expect(spaces.json()).toMatchObject([{ id: space.id, role: 'editor' }]);
     const [orgs] = await t.sql<{ n: number }>(sql`select count(*)::int as n from organization_members where user_id = ${body.user.id}`);
     expect(orgs!.n).toBe(1);
+    // Announced in the link's organization, the new user as the actor, like a signed-in join.
+    const events = await t.sql<{ type: string; actorId: number; spaceId: number | null }>(
+      sql`select type, actor_id::int as "actorId", space_id::int as "spaceId" from events
+          where organization_id = ${owner.organizationId} and type in ('organization.member.created', 'space.member.added') order by id`,
+    );
+    expect(events).toEqual([
+      { type: 'organization.member.created', actorId: body.user.id, spaceId: null },
+      { type: 'space.member.added', actorId: body.user.id, spaceId: space.id },
+    ]);
   });
 
   it('refuses a disabled link and creates no user', async () => {

@@ -79,7 +79,7 @@ export async function addSpaceMembers(
 }
 
 /** space.member.added for the members who joined now (not those who already were in the space). */
-export function emitMembersAdded(ctx: Ctx, spaceId: number, members: SpaceMemberDto[], added: number[], organizationId?: number): void {
+export function emitMembersAdded(ctx: { db: Queryable }, spaceId: number, members: SpaceMemberDto[], added: number[], organizationId?: number): void {
   const now = new Set(added);
   for (const member of members) {
     if (now.has(member.userId)) emit(ctx, { type: 'space.member.added', spaceId, payload: member, ...(organizationId === undefined ? {} : { organizationId }) });
