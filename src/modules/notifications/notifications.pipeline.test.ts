@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/client.js';
 import type { RecordedEvent } from '../../platform/events.js';
 import { DUE_JOB } from './notifications.due.js';
 import { notificationPipeline } from './notifications.pipeline.js';
+import { taskCandidates } from './notifications.rules.js';
 import { notificationKit } from './notifications.fixtures.js';
 
 const t = useTestApp();
@@ -85,6 +86,78 @@ describe('notification pipeline', () => {
       expect(verdicts.map((n) => n.text)).toEqual([expect.stringContaining('approved'), expect.stringContaining('rejected')]);
     }
     expect(await k.notes(member, '&type=inspector.verdict')).toEqual([]);
+  });
+
+  it('asks an inspector again after a verdict, keyed by the change that asked, and only those it asked', async () => {
+    const { owner, member, stages, space } = await k.world();
+    const second = await k.spaceMember(owner, space.id, 'member');
+    const task = await k.task(owner, stages[0]!.id);
+    const requested = (user: typeof member) => k.notes(user, '&type=inspector.requested');
+    const added = await t.as(owner).post(`/tasks/${task.id}/inspetor`, { inspectorId: member.id });
+    expect(added.statusCode).toBe(201);
+    // Another inspector joining does not ask the first, still waiting, again.
+    expect((await t.as(owner).post(`/tasks/${task.id}/inspetor`, { inspectorId: second.id })).statusCode).toBe(201);
+    expect(await requested(member)).toHaveLength(1);
+    expect(await requested(second)).toHaveLength(1);
+
+    // Rejected, then the inspector puts themselves back to waiting: their own action tells nobody.
+    expect((await t.as(member).patch(`/tasks/${task.id}/inspetor/${member.id}/status`, { status: 2 })).statusCode).toBe(200);
+    expect((await t.as(member).patch(`/tasks/${task.id}/inspetor/${member.id}/status`, { status: 0 })).statusCode).toBe(200);
+    expect(await requested(member)).toHaveLength(1);
+    // Rejected again; the owner asks again (removed and added back): a new request.
+    expect((await t.as(member).patch(`/tasks/${task.id}/inspetor/${member.id}/status`, { status: 2 })).statusCode).toBe(200);
+    expect((await t.as(owner).delete(`/tasks/${task.id}/inspetor/${member.id}`)).statusCode).toBe(200);
+    const again = await t.as(owner).post(`/tasks/${task.id}/inspetor`, { inspectorId: member.id });
+    expect(again.statusCode).toBe(201);
+    expect(await requested(member)).toHaveLength(2);
+    expect(await requested(second)).toHaveLength(1);
+    const keys = (await k.rows(member.id)).filter((r) => r.type === 'inspector.requested').map((r) => r.dedup_key);
+    expect(keys).toEqual([`inspector.requested:${added.json().history.id}:${member.id}`, `inspector.requested:${again.json().history.id}:${member.id}`]);
+  });
+
+  it('asks again when someone else puts a rejecting inspector back to waiting, once per change', () => {
+    const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms).toISOString();
+    const task = { id: 7, name: 'T', creatorId: 1, status: 0, responsibleUserId: [], members: [], inspectors: [] as unknown[] };
+    const change = (id: number, ms: number, inspectors: Array<{ userId: number; status: number; updatedAt: string }>): RecordedEvent => ({
+      organizationId: 1, id, type: 'task.updated', spaceId: 1, projectId: 1, taskId: 7, actorId: null, userId: null, at: at(ms),
+      payload: { task: { ...task, inspectors: inspectors.map((i) => ({ comment: null, ...i })) }, history: { id: 100 + id, type: 15, updateDate: at(ms) } },
+    });
+    const keys = (e: RecordedEvent) => taskCandidates(e).filter((c) => c.type === 'inspector.requested').map((c) => `${c.userId} ${c.dedupKey}`);
+    expect(keys(change(1, 0, [{ userId: 5, status: 0, updatedAt: at(0) }]))).toEqual(['5 inspector.requested:101:5']);
+    expect(keys(change(2, 10, [{ userId: 5, status: 2, updatedAt: at(10) }]))).toEqual([]);
+    // Back to waiting: a new request, keyed by this change; user 6, waiting since before, is not asked again.
+    expect(keys(change(3, 20, [{ userId: 5, status: 0, updatedAt: at(20) }, { userId: 6, status: 0, updatedAt: at(5) }]))).toEqual([
+      '5 inspector.requested:103:5',
+    ]);
+  });
+
+  it('tells the task’s creator, assignees and members of a new comment; not the author; a mentioned user only of the mention', async () => {
+    const { owner, member, space, stages } = await k.world();
+    const users = [];
+    for (const role of ['member', 'reader', 'member', 'member', 'member'] as const) users.push(await k.spaceMember(owner, space.id, role));
+    const [assignee, follower, mentioned, author, outsider] = users;
+    const task = await k.task(member, stages[0]!.id, { name: 'Mend the fence', responsibleUserId: [assignee!.id, mentioned!.id] });
+    for (const user of [follower!, author!]) {
+      expect((await t.as(owner).post(`/tasks/${task.id}/members`, { userId: user.id })).statusCode).toBe(201);
+    }
+    const sent = await t.as(author!).post(`/tasks/${task.id}/messages`, { text: `@[${mentioned!.id}] have a look` });
+    expect(sent.statusCode).toBe(201);
+    const messageId = sent.json().id;
+
+    for (const user of [member, assignee!, follower!]) {
+      const comments = await k.notes(user, '&type=message.created');
+      expect(comments).toHaveLength(1);
+      expect(comments[0]).toMatchObject({ taskId: task.id, actorId: author!.id });
+      expect(comments[0]!.text).toContain('Mend the fence');
+      expect((await k.rows(user.id)).filter((r) => r.type === 'message.created').map((r) => r.dedup_key)).toEqual([`message.created:${messageId}`]);
+    }
+    expect((await k.notes(mentioned!)).filter((n) => n.type.startsWith('message.')).map((n) => n.type)).toEqual(['message.mention']);
+    expect((await k.rows(author!.id)).filter((r) => r.type.startsWith('message.'))).toEqual([]);
+    expect(await k.rows(outsider!.id)).toEqual([]);
+
+    // Editing the message is no new comment.
+    expect((await t.as(author!).patch(`/tasks/${task.id}/messages/${messageId}/text`, { text: 'edited' })).statusCode).toBe(200);
+    expect(await k.notes(member, '&type=message.created')).toHaveLength(1);
   });
 
   it('leaves out users who cannot read the task', async () => {

@@ -45,7 +45,7 @@ export const notificationPipeline: TransactionalListener = async (db, events, em
   if (tasks.length + messages.length + reglaments.length + joins.length + webhooks.length === 0) return;
 
   const candidates: Candidate[] = tasks.flatMap(taskCandidates);
-  if (messages.length) candidates.push(...(await mentionCandidates(db, messages)));
+  if (messages.length) candidates.push(...(await messageCandidates(db, messages)));
   if (reglaments.length) candidates.push(...(await reglamentCandidates(db, reglaments)));
   if (joins.length) candidates.push(...(await joinCandidates(db, joins)));
   candidates.push(...webhooks.flatMap(webhookCandidates));
@@ -56,31 +56,58 @@ const mayBeOwed = (r: { mandatory?: unknown; draft?: unknown } | null) => r?.man
 const idList = (ids: number[]) => `{${[...new Set(ids)].join(',')}}`;
 const numberOr = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 // Nobody is told of their own action (task rules and webhooks check it as they build candidates).
+// Joining a space is the exception: there the cause is the reglament, and the joiner by invite link
+// is the actor of their own join.
 const notActor = (c: Candidate) => c.actorId == null || c.userId !== c.actorId;
 
-/** message.mention: whoever the message mentions (stored in message_mentions), once per message. */
-async function mentionCandidates(db: Queryable, events: RecordedEvent[]): Promise<Candidate[]> {
+/**
+ * From the task chat, one query for the round:
+ * - message.mention: whoever a message (new or edited) mentions (stored in message_mentions), once
+ *   per message;
+ * - message.created (a comment): for a new message, the task's followers (its creator, assignees
+ *   and members) other than the author and those the message mentions (the mention is the stronger
+ *   notice, and one message tells a user once).
+ */
+async function messageCandidates(db: Queryable, events: RecordedEvent[]): Promise<Candidate[]> {
   const byMessage = new Map<number, RecordedEvent>();
+  const created = new Map<number, RecordedEvent>();
   for (const e of events) {
     const id = numberOr((e.payload as { id?: unknown } | null)?.id);
-    if (id !== null) byMessage.set(id, e);
+    if (id === null) continue;
+    byMessage.set(id, e);
+    if (e.type === 'message.created') created.set(id, e);
   }
   if (byMessage.size === 0) return [];
-  const rows = await queryRows<{ messageId: number; userId: number; taskId: number; projectId: number; spaceId: number; name: string }>(
+  const rows = await queryRows<{ kind: 'mention' | 'comment'; messageId: number; userId: number; taskId: number; projectId: number; spaceId: number; name: string }>(
     db,
-    sql`select mm.message_id as "messageId", mm.user_id as "userId", t.id as "taskId", t.project_id as "projectId", t.space_id as "spaceId", t.name
-        from message_mentions mm join task_messages m on m.id = mm.message_id join tasks t on t.id = m.task_id
-        where mm.message_id = any(${idList([...byMessage.keys()])}::bigint[])`,
+    sql`with msg as (
+          select m.id, m.task_id, m.author_id, m.id = any(${idList([...created.keys()])}::bigint[]) as created
+          from task_messages m where m.id = any(${idList([...byMessage.keys()])}::bigint[])
+        ), addressee as (
+          select 'mention' as kind, mm.message_id, mm.user_id from message_mentions mm join msg on msg.id = mm.message_id
+          union all
+          select 'comment', msg.id, f.user_id
+          from msg cross join lateral (
+                 select t.creator_id as user_id from tasks t where t.id = msg.task_id
+                 union select a.user_id from task_assignees a where a.task_id = msg.task_id
+                 union select tm.user_id from task_members tm where tm.task_id = msg.task_id) f
+          where msg.created and f.user_id is not null and f.user_id is distinct from msg.author_id
+            and not exists (select 1 from message_mentions mm where mm.message_id = msg.id and mm.user_id = f.user_id)
+        )
+        select a.kind, a.message_id as "messageId", a.user_id as "userId", t.id as "taskId", t.project_id as "projectId", t.space_id as "spaceId", t.name
+        from addressee a join msg on msg.id = a.message_id join tasks t on t.id = msg.task_id`,
   );
   return rows
     .map((r): Candidate => {
-      const e = byMessage.get(Number(r.messageId))!;
+      const messageId = Number(r.messageId);
+      const comment = r.kind === 'comment';
+      const e = (comment ? created : byMessage).get(messageId)!;
       return {
         organizationId: e.organizationId,
         userId: Number(r.userId),
-        type: 'message.mention',
-        text: `You were mentioned in “${r.name}”`,
-        dedupKey: `message.mention:${Number(r.messageId)}`,
+        type: comment ? 'message.created' : 'message.mention',
+        text: comment ? `New comment in “${r.name}”` : `You were mentioned in “${r.name}”`,
+        dedupKey: `${comment ? 'message.created' : 'message.mention'}:${messageId}`,
         taskId: Number(r.taskId),
         projectId: Number(r.projectId),
         spaceId: Number(r.spaceId),
@@ -131,7 +158,11 @@ async function reglamentCandidates(db: Queryable, events: RecordedEvent[]): Prom
   return rows.map((r) => reglamentCandidate(byReglament.get(Number(r.reglamentId))!, r)).filter(notActor);
 }
 
-/** reglament.mandatory for someone who joined a space holding mandatory reglaments they have not passed. */
+/**
+ * reglament.mandatory for someone who joined a space holding mandatory reglaments they have not
+ * passed, whoever added them: the joiner by invite link is also the event's actor, and is told all
+ * the same (the cause is the reglament, not the join).
+ */
 async function joinCandidates(db: Queryable, events: RecordedEvent[]): Promise<Candidate[]> {
   const pairs = events.flatMap((e, i) => {
     const userId = numberOr((e.payload as { userId?: unknown } | null)?.userId);
@@ -145,7 +176,7 @@ async function joinCandidates(db: Queryable, events: RecordedEvent[]): Promise<C
         join reglament_spaces rs on rs.space_id = sm.space_id join reglaments r on r.id = rs.reglament_id
         where ${OWED}`,
   );
-  return rows.map((r) => reglamentCandidate(events[Number(r.i)]!, r)).filter(notActor);
+  return rows.map((r) => reglamentCandidate(events[Number(r.i)]!, r));
 }
 
 /** webhook.disabled: its creator, once per disabling (a re-enabled webhook that fails again is news). */

@@ -58,8 +58,13 @@ export function taskCandidates(event: RecordedEvent): Candidate[] {
     to(task.members, 'task.member-added', `task.member-added:${task.id}`, `You were added to ${name}`);
   }
   if (createsTask || h === H.inspectors) {
-    for (const inspector of task.inspectors.filter((i) => i.status === 0)) {
-      to([inspector.userId], 'inspector.requested', `inspector.requested:${task.id}:${inspector.userId}`, `Your review is requested on ${name}`);
+    // A request is the change that made an inspector wait (added, or put back to waiting after a
+    // verdict): keyed by its history record, so each new request is news. A change of inspectors
+    // requests only those it touched (their row's time is the history record's time, as for
+    // verdicts below): adding a second inspector does not ask the first, still waiting, again.
+    const requested = task.inspectors.filter((i) => i.status === 0 && (createsTask || i.updatedAt === history.updateDate));
+    for (const inspector of requested) {
+      to([inspector.userId], 'inspector.requested', `inspector.requested:${history.id}:${inspector.userId}`, `Your review is requested on ${name}`);
     }
   }
   if (h === H.inspectors) {

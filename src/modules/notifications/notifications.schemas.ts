@@ -8,7 +8,7 @@ export const NotificationSchema = Type.Object(
     id: Type.Integer(),
     type: Type.String({
       description:
-        'what caused it: task.assigned, task.member-added, task.status, task.due, message.mention, inspector.requested, inspector.verdict, reglament.mandatory, webhook.disabled',
+        'what caused it: task.assigned, task.member-added, task.status, task.due, message.mention, message.created (a new comment on a task you follow), inspector.requested, inspector.verdict, reglament.mandatory, webhook.disabled',
     }),
     text: Type.String({ description: 'a short sentence to show' }),
     taskId: Nullable(Type.Integer()),

@@ -29,6 +29,24 @@ describe('reglament.mandatory', () => {
     expect((await k.rows(joiner.id))[0]!.dedup_key).toBe(`reglament.mandatory:${mandatory.id}`);
   });
 
+  it('tells someone who joins by invite link, though they are the actor of their own join', async () => {
+    const { owner, space, mandatory } = await mandatoryWorld();
+    const link = await t.as(owner).post(`/spaces/${space.id}/invite-link`, { role: 'reader' });
+    expect(link.statusCode).toBe(201);
+    const joiner = await t.org();
+    expect((await t.as(joiner).post(`/invite-links/${link.json().token}/join`)).statusCode).toBe(201);
+    // Once, however often the link is followed.
+    expect((await t.as(joiner).post(`/invite-links/${link.json().token}/join`)).statusCode).toBe(201);
+    const rows = await k.rows(joiner.id);
+    expect(rows).toEqual([{ type: 'reglament.mandatory', dedup_key: `reglament.mandatory:${mandatory.id}`, task_id: null }]);
+    // The joiner reads it in the space's organization.
+    expect((await t.as(joiner).patch('/user/organizations/active', { organizationId: owner.organizationId })).statusCode).toBe(200);
+    const notes = await k.notes(joiner);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ type: 'reglament.mandatory', spaceId: space.id, actorId: joiner.id });
+    expect(notes[0]!.text).toContain('Fire drill');
+  });
+
   it('tells the members who have not passed it when it becomes mandatory, once', async () => {
     const { owner, space, reglament } = await r.world();
     const passed = await k.spaceMember(owner, space.id, 'reader');
