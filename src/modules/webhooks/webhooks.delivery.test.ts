@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -164,6 +165,42 @@ describe('webhook delivery', () => {
     }, 'an attempt');
     expect(delivery.error).toMatch(/https|this machine/);
     expect(rx.requests()).toEqual([]);
+  });
+
+  it('records a generic reason when a name resolves to an internal address at delivery time, logging the address on the server', async () => {
+    const host = 'rebind-internal.example.com';
+    const real = dns.lookup;
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((name: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) =>
+      name === host ? callback(null, [{ address: '10.11.12.13', family: 4 }]) : (real as (...args: unknown[]) => void)(name, options, callback)) as never);
+    const warnings: Array<Record<string, unknown>> = [];
+    const child = t.app.log.child.bind(t.app.log);
+    const childSpy = vi.spyOn(t.app.log, 'child').mockImplementation(((bindings: Record<string, unknown>, options?: object) => {
+      const logger = child(bindings, options);
+      if ('deliveryId' in bindings) vi.spyOn(logger, 'warn').mockImplementation(((details: Record<string, unknown>) => void warnings.push({ ...bindings, ...details })) as never);
+      return logger;
+    }) as never);
+    try {
+      // Saved while the name did not resolve (accepted then), it now points into the private network.
+      const { owner, stages, hook } = await hookFor(['task.created'], `https://${host}/in`);
+      await f.task(owner, stages[0]!.id);
+      const webhook = await until(async () => {
+        const [w] = (await t.as(owner).get('/webhooks')).json();
+        return w?.enabled === false && w;
+      }, 'the webhook to be disabled');
+      const generic = `${host} resolves to an address webhooks may not target (loopback, private, link-local or reserved)`;
+      const [delivery] = (await t.as(owner).get(`/webhooks/${hook.id}/deliveries`)).json();
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 4, responseStatus: null, error: generic });
+      expect(delivery.attemptLog.map((a: { error: string }) => a.error)).toEqual([generic, generic, generic, generic]);
+      expect(webhook.disabledReason).toContain(generic);
+      expect(JSON.stringify([delivery, webhook])).not.toContain('10.11.12.13');
+      // The operator still learns where it pointed, with the delivery it concerns, and never the secret.
+      expect(warnings).toHaveLength(4);
+      expect(warnings[0]).toEqual({ webhookId: hook.id, deliveryId: delivery.id, host, address: '10.11.12.13', reason: 'private' });
+      expect(JSON.stringify(warnings)).not.toContain(hook.secret);
+    } finally {
+      lookup.mockRestore();
+      childSpy.mockRestore();
+    }
   });
 
   it('sends each delivery once although several senders (instances) drain the queue at the same time', async () => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { assertDeliveryTarget, guardedLookup, isAllowListed } from './ssrf.js';
+import { assertDeliveryTarget, ForbiddenAddressError, guardedLookup, isAllowListed, type RefusalLog } from './ssrf.js';
 
 export interface AttemptResult {
   ok: boolean;
@@ -13,6 +13,8 @@ export interface PostOptions {
   timeoutMs: number;
   allowedHosts: readonly string[];
   signal?: AbortSignal;
+  /** Told (at warn) the address a name resolved to when the guard refuses it; the result never shows it. */
+  log?: RefusalLog;
 }
 
 const MAX_ERROR = 500;
@@ -69,7 +71,12 @@ export function postWebhook(rawUrl: string, headers: Record<string, string>, bod
       // The status is all we wait for; a receiver streaming a body forever must not hold the socket.
       setTimeout(() => request.destroy(), 1000).unref();
     });
-    request.on('error', (err) => finish(done(null, err.message || String(err))));
+    request.on('error', (err) => {
+      if (err instanceof ForbiddenAddressError && err.resolved) {
+        options.log?.warn({ ...err.resolved }, 'webhook delivery refused: its host resolves to a forbidden address');
+      }
+      finish(done(null, err.message || String(err)));
+    });
     request.end(body);
   });
 }

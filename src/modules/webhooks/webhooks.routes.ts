@@ -19,7 +19,7 @@ export default async function webhookRoutes(app: App): Promise<void> {
   app.post(
     '/webhooks',
     { schema: { tags, summary: `Create a webhook; the answer shows its secret, once (${who})`, body: S.CreateWebhookBody, response: { 201: S.CreatedWebhookSchema } } },
-    async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => hooks.createWebhook(ctx, request.body, settings))),
+    async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => hooks.createWebhook(ctx, request.body, { ...settings, log: request.log }))),
   );
 
   app.get(
@@ -36,7 +36,7 @@ export default async function webhookRoutes(app: App): Promise<void> {
   app.patch(
     '/webhooks/:webhookId',
     { schema: { tags, summary: `Update a webhook (${who})`, params: S.WebhookParams, body: S.UpdateWebhookBody, response: { 200: S.WebhookSchema } } },
-    (request) => write(app, request, (ctx) => hooks.updateWebhook(ctx, request.params.webhookId, request.body, settings)),
+    (request) => write(app, request, (ctx) => hooks.updateWebhook(ctx, request.params.webhookId, request.body, { ...settings, log: request.log })),
   );
 
   app.delete(

@@ -113,6 +113,7 @@ export class WebhookSender {
       timeoutMs: this.config.webhookTimeoutMs,
       allowedHosts: this.config.webhookAllowedHosts,
       signal: this.abort.signal,
+      log: this.app.log.child({ webhookId: c.webhookId, deliveryId: c.id }),
     });
     if (this.stopped) return null;
     try {

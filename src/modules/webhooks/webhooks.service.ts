@@ -10,11 +10,13 @@ import { presentDelivery, presentWebhook, type WebhookRow } from './webhooks.pre
 import { expectPing, type PingRequest } from './webhooks.queue.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schemas.js';
 import { assertSecret, newSecret } from './signing.js';
-import { assertWebhookUrl } from './ssrf.js';
+import { assertWebhookUrl, type RefusalLog } from './ssrf.js';
 
 /** What the use cases need from the settings. */
 export interface WebhookSettings {
   allowedHosts: readonly string[];
+  /** Where a refused URL's resolved address is logged (the request's logger): never in the answer. */
+  log?: RefusalLog;
 }
 
 const DELIVERIES_KEPT_DAYS = 30;
@@ -40,7 +42,7 @@ export async function createWebhook(ctx: Ctx, input: CreateWebhookInput, setting
   const spaceId = await scopeOf(ctx, input);
   await authorizeWebhookScope(ctx.db, ctx.actor, spaceId, input.projectId ? 'project' : 'space');
   assertEvents(input.events);
-  const url = await assertWebhookUrl(input.url, settings.allowedHosts);
+  const url = await assertWebhookUrl(input.url, settings.allowedHosts, settings.log);
   if (input.secret !== undefined) assertSecret(input.secret);
   const secret = input.secret ?? newSecret();
   const [row] = await ctx.db
@@ -91,7 +93,7 @@ export async function listWebhooks(ctx: Ctx, query: { spaceId?: number; limit: n
 export async function updateWebhook(ctx: Ctx, webhookId: number, input: UpdateWebhookInput, settings: WebhookSettings) {
   const current = await managedWebhook(ctx, webhookId, true);
   if (input.events) assertEvents(input.events);
-  const url = input.url === undefined ? undefined : (await assertWebhookUrl(input.url, settings.allowedHosts)).href;
+  const url = input.url === undefined ? undefined : (await assertWebhookUrl(input.url, settings.allowedHosts, settings.log)).href;
   if (input.secret !== undefined) assertSecret(input.secret);
   const enabling = input.enabled === true && !current.enabled;
   const disabling = input.enabled === false && current.enabled;

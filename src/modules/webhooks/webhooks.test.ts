@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import dns from 'node:dns';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
@@ -119,6 +120,44 @@ describe('webhooks: create, list, update, delete', () => {
     const failed = await t.as(owner).get(`/webhooks/${orgHook.id}/deliveries?status=failed`);
     expect(failed.json().map((d: { status: string }) => d.status)).toEqual(['failed']);
     expectProblem(await t.as(owner).get(`/webhooks/${orgHook.id}/deliveries?status=lost`), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('webhooks: URLs refused by the SSRF guard', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('answers 400 without the address an internal name resolves to, on create and on update', async () => {
+    const { owner, spaceAdmin, spaceHook } = await world(t);
+    const real = dns.promises.lookup.bind(dns.promises);
+    vi.spyOn(dns.promises, 'lookup').mockImplementation(((host: string, options: dns.LookupAllOptions) =>
+      host === 'billing.corp.example.com' ? Promise.resolve([{ address: '10.20.30.40', family: 4 }]) : real(host, options)) as never);
+    const generic = 'url host billing.corp.example.com resolves to an address webhooks may not target (loopback, private, link-local or reserved)';
+
+    const created = await t.as(owner).post('/webhooks', { url: 'https://billing.corp.example.com/hook', events: QUIET });
+    expect(expectProblem(created, 400, 'WEBHOOK_URL_FORBIDDEN').detail).toBe(generic);
+    expect(created.body).not.toContain('10.20.30.40');
+    expect(created.body).not.toMatch(/\bprivate address\b/);
+
+    const updated = await t.as(spaceAdmin).patch(`/webhooks/${spaceHook.id}`, { url: 'https://billing.corp.example.com/hook' });
+    expectProblem(updated, 400, 'WEBHOOK_URL_FORBIDDEN');
+    expect(updated.body).toContain(generic);
+    expect(updated.body).not.toContain('10.20.30.40');
+    expect((await t.as(owner).get('/webhooks')).json().map((w: { url: string }) => w.url)).not.toContain('https://billing.corp.example.com/hook');
+  });
+
+  it('names the class of an IP literal the caller wrote, newly blocked ranges included', async () => {
+    const owner = await t.org();
+    for (const [url, reason] of [
+      ['https://198.18.0.1/', 'benchmarking'],
+      ['https://[2002:a00:1::1]/', 'private'],
+      ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'Teredo'],
+      ['https://[64:ff9b:1::1]/', 'NAT64 local-use'],
+      ['https://[100::1]/', 'discard-only'],
+    ]) {
+      const res = await t.as(owner).post('/webhooks', { url, events: QUIET });
+      expectProblem(res, 400, 'WEBHOOK_URL_FORBIDDEN');
+      expect(res.body).toContain(`${reason} address`);
+    }
   });
 });
 
