@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
 import { eventually, WsClient } from './realtime.fixtures.js';
+import { freePort } from '../../test/net.js';
 
 // A second service process (`npm start`'s entry) on the same PostgreSQL as this file's app.
 const databaseUrl = process.env.DATABASE_URL;
@@ -13,16 +13,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const t = useTestApp();
 const f = factories(t);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 describe.runIf(Boolean(databaseUrl))('two service processes on one PostgreSQL', () => {
   let child: ChildProcess;
