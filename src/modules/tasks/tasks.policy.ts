@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import { projectRoleOf, requireRole, spaceRoleOf, type SpaceRole } from '../../platform/access.js';
@@ -88,6 +88,26 @@ function leastRoleFor(action: TaskAction, actor: Actor, task: TaskAccess): Space
     return task.creatorId === actor.userId ? rule.own : rule.any;
   }
   return RULES[action as keyof typeof RULES];
+}
+
+/**
+ * The caller's rank (1 reader … 4 admin, null = may not see) on the task `t` of a statement, by the
+ * same rules as taskAccessOf, for reads that authorize and load in one statement.
+ */
+export function taskRankSql(actor: Actor): SQL {
+  const live = sql`select p.id as project_id, p.space_id from task_stages ts
+                   join projects p on p.id = ts.project_id and p.deleted_at is null where ts.task_id = t.id`;
+  if (actor.orgRole === 'owner' || actor.orgRole === 'admin') return sql`case when exists (${live}) then 4 end`;
+  return sql`(select max(case sm.role when 'admin' then 4 when 'editor' then 3 when 'member' then 2 when 'reader' then 1 end)
+              from space_members sm
+              where sm.user_id = ${actor.userId} and sm.space_id in (
+                select l.space_id from (${live}) l
+                union select ps.space_id from (${live}) l join project_spaces ps on ps.project_id = l.project_id))`;
+}
+
+/** Reading a task loaded with taskRankSql: 404 when it may not be seen. */
+export function requireTaskRead(rank: number | null | undefined): void {
+  requireRole(rank ? RANK_ROLE[Number(rank)]! : null, RULES.read, 'task');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
@@ -46,13 +46,23 @@ export interface TaskRecord extends TaskRow {
   inspectors: Array<{ userId: number; status: number; comment: string | null; updatedAt: Stamp }>;
   hasMessages: boolean;
   factTime: number;
+  /** Only when asked for: the caller's rank on the task (see tasks.policy taskRankSql). */
+  rank?: number | null;
 }
 
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Full task records for the given ids, in the order given; ids not in the organization are skipped. */
-export async function loadTaskRecords(db: Queryable, organizationId: number, taskIds: number[]): Promise<TaskRecord[]> {
+export async function loadTaskRecords(
+  db: Queryable,
+  organizationId: number,
+  taskIds: number[],
+  options: {
+    /** An extra column `rank` (the caller's role on the task, from the tasks policy). */
+    rank?: SQL;
+  } = {},
+): Promise<TaskRecord[]> {
   if (taskIds.length === 0) return [];
   // One array parameter: the statement text stays the same whatever the count, so it is prepared
   // once per connection. Each child table is aggregated per task by an index probe on task_id.
@@ -82,6 +92,7 @@ export async function loadTaskRecords(db: Queryable, organizationId: number, tas
           -- Existence only: one index probe per task instead of counting its messages.
           exists (select 1 from task_messages m where m.task_id = t.id) as "hasMessages",
           (select sum(r.hours)::float8 from time_records r where r.task_id = t.id) as "factTime"
+          ${options.rank ? sql`, ${options.rank} as rank` : sql``}
         from tasks t where t.id = any(${ids}) and t.organization_id = ${organizationId}`,
     { prepare: 'task-records' },
   );
@@ -123,6 +134,7 @@ export async function loadTaskRecords(db: Queryable, organizationId: number, tas
       inspectors: (t.inspectors ?? []).map((i) => ({ userId: num(i.userId), status: num(i.status), comment: i.comment, updatedAt: i.updatedAt })),
       hasMessages: t.hasMessages,
       factTime: t.factTime === null ? 0 : Number(t.factTime),
+      ...(options.rank ? { rank: t.rank === null || t.rank === undefined ? null : Number(t.rank) } : {}),
     });
   }
   return records;
@@ -140,6 +152,7 @@ interface LoadedRow extends TaskRow {
   inspectors: TaskRecord['inspectors'] | null;
   hasMessages: boolean;
   factTime: number | null;
+  rank?: number | null;
 }
 
 export function presentTask(r: TaskRecord): TaskDto {

@@ -6,7 +6,7 @@ import { orderToInt } from '../../platform/schemas.js';
 import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
 import { HISTORY, recordHistory } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
-import { authorizeColumn, authorizeTask, requireAssignable, type TaskAccess } from './tasks.policy.js';
+import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
 import { emitTaskDeleted } from './tasks.events.js';
 import type { ColorTaskDto, CreateTaskInput, TaskDto } from './tasks.schemas.js';
@@ -69,9 +69,11 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   return { task: await loadTask(ctx, taskId), history: history! };
 }
 
+/** The hottest read: authorized and loaded by one statement. */
 export async function getTask(ctx: Ctx, taskId: number): Promise<TaskDto> {
-  await authorizeTask(ctx.db, ctx.actor, taskId, 'read');
-  return loadTask(ctx, taskId);
+  const [record] = await loadTaskRecords(ctx.db, ctx.actor.organizationId, [taskId], { rank: taskRankSql(ctx.actor) });
+  requireTaskRead(record?.rank);
+  return presentTask(record!);
 }
 
 /** An archived task is read-only until restored: its board position is gone. */
