@@ -89,8 +89,9 @@ export async function runWorkload(name: Name, server: RunningServer, board: Boar
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
-    // Any answer that is not 2xx counts as an error, as do transport errors and timeouts.
-    errors: result.non2xx + result.errors + result.timeouts,
+    // Any answer that is not 2xx counts as an error, as do transport errors and timeouts
+    // (autocannon's `errors` already includes its `timeouts`).
+    errors: result.non2xx + result.errors,
     errorKinds: {
       ...Object.fromEntries(
         Object.entries(result.statusCodeStats ?? {})
