@@ -114,6 +114,9 @@ export async function queryRows<T extends object>(db: Queryable, query: ReturnTy
   return result.rows;
 }
 
+/** Ids as ONE bigint[] parameter: the statement text stays the same whatever the count. */
+export const idArray = (ids: Iterable<number>) => sql`${`{${[...ids].join(',')}}`}::bigint[]`;
+
 /**
  * Runs independent reads side by side on the pool, but one after another inside a transaction: a
  * transaction is one connection, and overlapping queries on one pg client are deprecated.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../db/client.js';
+import { idArray, queryRows, type Db } from '../db/client.js';
 
 interface Listener {
   userId: number;
@@ -21,8 +21,6 @@ export interface Audience {
   mayRead(listener: Listener, event: Target): boolean;
 }
 
-const ids = (values: Iterable<number>) => `{${[...values].join(',')}}`;
-
 /**
  * Reads, with four set-based queries whatever the number of connections and events: live
  * credentials, organization memberships, space memberships of the connected users, and the spaces
@@ -43,22 +41,22 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
     queryRows<{ userId: number; role: string }>(
       db,
       sql`select user_id as "userId", role from organization_members
-          where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[]) and active and deleted_at is null`,
+          where organization_id = ${organizationId} and user_id = any(${idArray(users)}) and active and deleted_at is null`,
     ),
     queryRows<{ userId: number; spaceId: number; role: string }>(
       db,
       sql`select user_id as "userId", space_id as "spaceId", role from space_members
-          where organization_id = ${organizationId} and user_id = any(${ids(users)}::bigint[])`,
+          where organization_id = ${organizationId} and user_id = any(${idArray(users)})`,
     ),
     projectIds.length === 0
       ? Promise.resolve([])
       : queryRows<{ projectId: number; spaceId: number }>(
           db,
           sql`select id as "projectId", space_id as "spaceId" from projects
-              where organization_id = ${organizationId} and id = any(${ids(projectIds)}::bigint[]) and deleted_at is null
+              where organization_id = ${organizationId} and id = any(${idArray(projectIds)}) and deleted_at is null
               union all
               select ps.project_id, ps.space_id from project_spaces ps join projects p on p.id = ps.project_id
-              where p.organization_id = ${organizationId} and ps.project_id = any(${ids(projectIds)}::bigint[]) and p.deleted_at is null`,
+              where p.organization_id = ${organizationId} and ps.project_id = any(${idArray(projectIds)}) and p.deleted_at is null`,
         ),
   ]);
   const liveHashes = new Set(live.map((r) => r.hash));

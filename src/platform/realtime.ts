@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../db/client.js';
+import { idArray, queryRows, type Db } from '../db/client.js';
 import { matchesTypes } from './event-types.js';
-import type { EventEnvelope } from './events.js';
+import { envelopeOf, type EventEnvelope, type RecordedEvent } from './events.js';
 import { audienceOf, type Audience } from './realtime-audience.js';
 
 /** What a connection asked for: ids and types narrow, empty or absent lists do not. */
@@ -160,7 +160,7 @@ export class EventHub {
     if (orgs.length === 0) return;
     const heads = await queryRows<{ org: number; lastId: number }>(
       this.db,
-      sql`select organization_id as org, last_id as "lastId" from event_counters where organization_id = any(${`{${orgs.join(',')}}`}::bigint[])`,
+      sql`select organization_id as org, last_id as "lastId" from event_counters where organization_id = any(${idArray(orgs)})`,
     );
     const headOf = new Map(heads.map((h) => [Number(h.org), Number(h.lastId)]));
     for (const org of orgs) {
@@ -189,9 +189,9 @@ export class EventHub {
             from events where organization_id = ${org} and id > ${from} order by id limit ${this.batch}`,
       );
       if (rows.length === 0) return;
-      const projects = [...new Set(rows.map((r) => r.projectId).filter((p): p is number => p !== null).map(Number))];
+      const events = rows.map((row) => recordOf(org, row));
+      const projects = [...new Set(events.map((e) => e.projectId).filter((p): p is number => p !== null))];
       const audience = await audienceOf(this.db, org, subs, projects);
-      const drafts = await draftReglaments(this.db, org, rows);
       const last = Number(rows[rows.length - 1]!.id);
       const current = this.byOrg.get(org);
       for (const sub of subs) {
@@ -202,7 +202,7 @@ export class EventHub {
           this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
           continue;
         }
-        this.deliver(sub, rows, audience, org, drafts);
+        this.deliver(sub, events, audience);
         sub.cursor = Math.max(sub.cursor, last);
         if (sub.buffered() > this.options.maxBufferedBytes) this.drop(sub, CLOSE_SLOW_CONSUMER, 'client too slow; reconnect and resume');
       }
@@ -210,75 +210,54 @@ export class EventHub {
     }
   }
 
-  private deliver(sub: Subscriber, rows: EventRow[], audience: Audience, org: number, drafts: Set<number>): void {
-    for (const row of rows) {
-      const id = Number(row.id);
-      if (id <= sub.cursor) continue;
-      const event = {
-        spaceId: row.spaceId === null ? null : Number(row.spaceId),
-        projectId: row.projectId === null ? null : Number(row.projectId),
-        taskId: row.taskId === null ? null : Number(row.taskId),
-        userId: row.userId === null ? null : Number(row.userId),
-        // Written as a draft's, or about a reglament that is a draft now.
-        editorsOnly: row.editorsOnly || (drafts.size > 0 && drafts.has(reglamentOf(row) ?? 0)),
-      };
-      if (!mayReceive(audience, sub, row, event) || !wanted(sub, row.type, event)) continue;
-      sub.send({
-        id,
-        type: row.type,
-        organizationId: org,
-        spaceId: event.spaceId,
-        projectId: event.projectId,
-        taskId: event.taskId,
-        actorId: row.actorId === null ? null : Number(row.actorId),
-        at: new Date(row.at).toISOString(),
-        payload: row.payload,
-      });
+  private deliver(sub: Subscriber, events: RecordedEvent[], audience: Audience): void {
+    for (const event of events) {
+      if (event.id <= sub.cursor) continue;
+      if (!mayReceive(audience, sub, event) || !wanted(sub, event)) continue;
+      sub.send(envelopeOf(event));
     }
   }
 }
+
+const idOrNull = (v: number | null): number | null => (v === null ? null : Number(v));
+
+/** A log row as the event it records (driver values normalized once per batch, not per client). */
+const recordOf = (org: number, row: EventRow): RecordedEvent => ({
+  organizationId: org,
+  id: Number(row.id),
+  type: row.type as RecordedEvent['type'],
+  spaceId: idOrNull(row.spaceId),
+  projectId: idOrNull(row.projectId),
+  taskId: idOrNull(row.taskId),
+  actorId: idOrNull(row.actorId),
+  userId: idOrNull(row.userId),
+  editorsOnly: row.editorsOnly,
+  at: new Date(row.at).toISOString(),
+  payload: row.payload,
+});
 
 /**
  * Departures, judged by who was there: a deleted space has no members left to ask (its `{id}` goes
  * to the whole organization), a project unlinked from a space is judged by that space, and a
  * member removed from a space hears of it although no longer a member.
  */
-function mayReceive(audience: Audience, sub: Subscriber, row: EventRow, event: Parameters<Audience['mayRead']>[1]): boolean {
-  switch (row.type) {
+function mayReceive(audience: Audience, sub: Subscriber, event: RecordedEvent): boolean {
+  switch (event.type) {
     case 'space.deleted':
       return audience.mayRead(sub, { ...event, spaceId: null, projectId: null });
     case 'project.unlinked':
       return audience.mayRead(sub, { ...event, projectId: null });
     case 'space.member.removed':
-      return (row.payload as { userId?: unknown } | null)?.userId === sub.userId || audience.mayRead(sub, event);
+      return (event.payload as { userId?: unknown } | null)?.userId === sub.userId || audience.mayRead(sub, event);
     default:
       return audience.mayRead(sub, event);
   }
 }
 
-/** The reglament a reglament.* event is about (its own id, or the reglament of a question or version). */
-function reglamentOf(row: EventRow): number | null {
-  if (!row.type.startsWith('reglament.')) return null;
-  const p = row.payload as { id?: unknown; reglamentId?: unknown } | null;
-  const id = row.type.startsWith('reglament.question.') || row.type === 'reglament.version.created' ? p?.reglamentId : p?.id;
-  return typeof id === 'number' ? id : null;
-}
-
-/** Reglaments of the batch that are drafts now: only their space's editors may hear of them. */
-async function draftReglaments(db: Db, org: number, rows: EventRow[]): Promise<Set<number>> {
-  const ids = [...new Set(rows.map(reglamentOf).filter((id): id is number => id !== null))];
-  if (ids.length === 0) return new Set();
-  const drafts = await queryRows<{ id: number }>(
-    db,
-    sql`select id from reglaments where organization_id = ${org} and draft and id = any(${`{${ids.join(',')}}`}::bigint[])`,
-  );
-  return new Set(drafts.map((r) => Number(r.id)));
-}
-
-function wanted(sub: Subscriber, type: string, e: { spaceId: number | null; projectId: number | null; taskId: number | null }): boolean {
+function wanted(sub: Subscriber, e: RecordedEvent): boolean {
   if (sub.subscriptions === null) return true;
   const has = (list: number[] | undefined, value: number | null) => !list || list.length === 0 || (value !== null && list.includes(value));
   return sub.subscriptions.some(
-    (s) => has(s.spaceIds, e.spaceId) && has(s.projectIds, e.projectId) && has(s.taskIds, e.taskId) && matchesTypes(type, s.types),
+    (s) => has(s.spaceIds, e.spaceId) && has(s.projectIds, e.projectId) && has(s.taskIds, e.taskId) && matchesTypes(e.type, s.types),
   );
 }

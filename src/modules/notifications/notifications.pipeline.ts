@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { RecordedEvent, TransactionalListener } from '../../platform/events.js';
 import { deliver, type Candidate } from './notifications.deliver.js';
 import { NOTIFYING_HISTORY, historyTypeOf, taskCandidates } from './notifications.rules.js';
@@ -53,7 +53,6 @@ export const notificationPipeline: TransactionalListener = async (db, events, em
 };
 
 const mayBeOwed = (r: { mandatory?: unknown; draft?: unknown } | null) => r?.mandatory !== false && r?.draft !== true;
-const idList = (ids: number[]) => `{${[...new Set(ids)].join(',')}}`;
 const numberOr = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 // Nobody is told of their own action (task rules and webhooks check it as they build candidates).
 // Joining a space is the exception: there the cause is the reglament, and the joiner by invite link
@@ -81,8 +80,8 @@ async function messageCandidates(db: Queryable, events: RecordedEvent[]): Promis
   const rows = await queryRows<{ kind: 'mention' | 'comment'; messageId: number; userId: number; taskId: number; projectId: number; spaceId: number; name: string }>(
     db,
     sql`with msg as (
-          select m.id, m.task_id, m.author_id, m.id = any(${idList([...created.keys()])}::bigint[]) as created
-          from task_messages m where m.id = any(${idList([...byMessage.keys()])}::bigint[])
+          select m.id, m.task_id, m.author_id, m.id = any(${idArray([...created.keys()])}) as created
+          from task_messages m where m.id = any(${idArray([...byMessage.keys()])})
         ), addressee as (
           select 'mention' as kind, mm.message_id, mm.user_id from message_mentions mm join msg on msg.id = mm.message_id
           union all
@@ -153,7 +152,7 @@ async function reglamentCandidates(db: Queryable, events: RecordedEvent[]): Prom
     db,
     sql`select distinct r.id as "reglamentId", r.name, r.space_id as "spaceId", sm.user_id as "userId", r.organization_id as "organizationId"
         from reglaments r join reglament_spaces rs on rs.reglament_id = r.id join space_members sm on sm.space_id = rs.space_id
-        where r.id = any(${idList([...byReglament.keys()])}::bigint[]) and ${OWED}`,
+        where r.id = any(${idArray([...byReglament.keys()])}) and ${OWED}`,
   );
   return rows.map((r) => reglamentCandidate(byReglament.get(Number(r.reglamentId))!, r)).filter(notActor);
 }

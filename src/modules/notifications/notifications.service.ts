@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { emit } from '../../platform/events.js';
 import { COLUMNS, presentNotification, type NotificationRow } from './notifications.presenter.js';
@@ -116,7 +116,7 @@ export async function setArchived(ctx: Ctx, id: number, archived: boolean): Prom
 
 /** Marks the given notifications read (ids that are not the caller's are ignored), or every one. */
 export async function markRead(ctx: Ctx, ids: number[] | undefined): Promise<{ updated: number }> {
-  const where = ids === undefined ? sql`true` : sql`id = any(${`{${ids.join(',')}}`}::bigint[])`;
+  const where = ids === undefined ? sql`true` : sql`id = any(${idArray(ids)})`;
   return { updated: (await updateMine(ctx, { read: true }, where)).length };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import { emit, type Completer, type EventType } from '../../platform/events.js';
 import type { Ctx } from '../../platform/context.js';
 
@@ -13,7 +13,7 @@ export const projectSpace: Completer = {
     const ids = [...new Set(events.map((e) => e.projectId!))];
     const rows = await queryRows<{ id: number; spaceId: number }>(
       db,
-      sql`select id, space_id as "spaceId" from projects where id = any(${`{${ids.join(',')}}`}::bigint[]) and organization_id = ${organizationId}`,
+      sql`select id, space_id as "spaceId" from projects where id = any(${idArray(ids)}) and organization_id = ${organizationId}`,
     );
     const spaceOf = new Map(rows.map((r) => [Number(r.id), Number(r.spaceId)]));
     for (const event of events) event.spaceId = spaceOf.get(event.projectId!) ?? null;

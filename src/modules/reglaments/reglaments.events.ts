@@ -2,7 +2,7 @@ import type { ReglamentEventAction } from '../../db/schema/index.js';
 import { reglamentEvents } from '../../db/schema/index.js';
 import type { Ctx } from '../../platform/context.js';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import { emit, type Completer, type EventType } from '../../platform/events.js';
 import type { QuestionDto } from './questions/questions.schemas.js';
 
@@ -38,7 +38,7 @@ const draftAudience: Completer = {
     if (ids.length === 0) return;
     const drafts = await queryRows<{ id: number }>(
       db,
-      sql`select id from reglaments where organization_id = ${organizationId} and draft and id = any(${`{${ids.join(',')}}`}::bigint[])`,
+      sql`select id from reglaments where organization_id = ${organizationId} and draft and id = any(${idArray(ids)})`,
     );
     const draft = new Set(drafts.map((r) => Number(r.id)));
     for (const e of events) if (draft.has(reglamentIdOf(e.type, e.payload) ?? 0)) e.editorsOnly = true;

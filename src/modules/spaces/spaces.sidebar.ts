@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { spaceUserSettings } from '../../db/schema/index.js';
 import { compact, placeAt, type OrderedScope } from '../../platform/ordering.js';
+import { idArray } from '../../db/client.js';
 
 /**
  * A user's sidebar in one organization: each space they have a settings row for sits in one folder
@@ -103,7 +104,7 @@ async function ungroup(db: Queryable, owner: SidebarOwner, groupId: number, keep
         "order" = "order" + 1 + coalesce((select max(x."order") from space_user_settings x
           where x.organization_id = ${owner.organizationId} and x.user_id = ${owner.userId} and x.space_group_id is null), -1)
     where organization_id = ${owner.organizationId} and user_id = ${owner.userId} and space_group_id = ${groupId}
-      and not (space_id = any(${`{${keep.join(',')}}`}::bigint[]))`);
+      and not (space_id = any(${idArray(keep)}))`);
 }
 
 /** Empties a folder before it is deleted: its spaces join the ungrouped ones, at their end. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import type { TableColumnType } from '../../db/schema/tables.js';
@@ -105,7 +105,7 @@ export async function validateCells(
     const found = await queryRows<{ id: number }>(
       db,
       sql`select distinct task_id as id from task_stages
-          where project_id = ${projectId} and organization_id = ${actor.organizationId} and task_id = any(${`{${[...tasks.keys()].join(',')}}`}::bigint[])`,
+          where project_id = ${projectId} and organization_id = ${actor.organizationId} and task_id = any(${idArray([...tasks.keys()])})`,
     );
     const ok = new Set(found.map((r) => Number(r.id)));
     for (const [id, keys] of tasks) if (!ok.has(id)) for (const key of keys) errors.push({ path: `/cells/${key}`, message: `task ${id} is not a task of this project` });

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import { projectRoleOf, requireRole, spaceRoleOf, type SpaceRole } from '../../platform/access.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -50,7 +50,7 @@ export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[
     sql`with live as (
           select ts.task_id, p.id as project_id, p.space_id
           from task_stages ts join projects p on p.id = ts.project_id and p.deleted_at is null
-          where ts.task_id = any(${`{${taskIds.join(',')}}`}::bigint[]) and ts.organization_id = ${actor.organizationId})
+          where ts.task_id = any(${idArray(taskIds)}) and ts.organization_id = ${actor.organizationId})
         select t.id, t.name, t.creator_id as "creatorId", t.archived_at is not null as archived,
           t.space_id as "spaceId", t.project_id as "projectId",
           ${
@@ -174,7 +174,7 @@ export async function requireAssignable(db: Queryable, actor: Actor, projectId: 
   if (userIds.length === 0) return;
   const rows = await queryRows<{ id: number }>(
     db,
-    sql`select u.id from unnest(${`{${userIds.join(',')}}`}::bigint[]) as u(id)
+    sql`select u.id from unnest(${idArray(userIds)}) as u(id)
         join organization_members om on om.user_id = u.id and om.organization_id = ${actor.organizationId}
           and om.active and om.deleted_at is null
         where om.role in ('owner', 'admin') or exists (

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 
@@ -66,7 +66,7 @@ export async function loadTaskRecords(
   if (taskIds.length === 0) return [];
   // One array parameter: the statement text stays the same whatever the count, so it is prepared
   // once per connection. Each child table is aggregated per task by an index probe on task_id.
-  const ids = sql`${`{${taskIds.join(',')}}`}::bigint[]`;
+  const ids = idArray(taskIds);
   const rows = await queryRows<LoadedRow>(
     db,
     sql`select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
@@ -60,7 +60,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   if (assignees.length > 0) {
     await db.execute(
       sql`insert into task_assignees (organization_id, task_id, user_id)
-          select ${actor.organizationId}, ${taskId}, u from unnest(${`{${assignees.join(',')}}`}::bigint[]) as u`,
+          select ${actor.organizationId}, ${taskId}, u from unnest(${idArray(assignees)}) as u`,
     );
   }
   const [history] = await recordHistory(db, actor, [

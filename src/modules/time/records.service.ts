@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import { readableSpaceIds } from '../../platform/access.js';
 import type { Ctx } from '../../platform/context.js';
 import type { HistoryDto } from '../tasks/history/history.schemas.js';
@@ -27,7 +27,7 @@ export async function listTimeRecords(ctx: Ctx, q: RecordsQueryInput): Promise<{
   if (q.projectId !== undefined) await authorizeProjectTasks(db, actor, q.projectId);
 
   const orgWide = actor.orgRole === 'owner' || actor.orgRole === 'admin';
-  const spaces = orgWide ? null : sql`${`{${(await readableSpaceIds(db, actor)).join(',')}}`}::bigint[]`;
+  const spaces = orgWide ? null : idArray((await readableSpaceIds(db, actor)));
   const where: SQL[] = [
     sql`r.organization_id = ${actor.organizationId}`,
     // Readable = held by a live project of a space the caller is in (any space for organization admins).

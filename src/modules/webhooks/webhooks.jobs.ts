@@ -9,15 +9,25 @@ export const WEBHOOK_PRUNE_JOB = 'webhooks.prune';
 
 /**
  * Wires the webhook pipeline into the app: the transactional listener that queues deliveries, the
- * sender woken by every commit (this instance's or, on PostgreSQL, another's) and polled for due
- * retries, and the pruning of old delivery logs. The sender stops with the app.
+ * sender woken by the commits that queued some and polled for due retries, and the pruning of old
+ * delivery logs. The sender stops with the app.
  */
 export function startWebhookDelivery(app: FastifyInstance): WebhookSender {
   const sender = new WebhookSender(app);
-  app.events.addListener(queueDeliveries(sender.leaseMs));
+  // Organizations whose deliveries this process queued and that have not been sent for yet: only
+  // their commits wake the sender, so writes of organizations without webhooks cost no claim query.
+  // Other instances' deliveries are sent by their own sender (or this one's poll).
+  const queued = new Set<number>();
+  app.events.addListener(queueDeliveries(sender.leaseMs, (orgs) => orgs.forEach((org) => queued.add(org))));
   registerJob(app, { name: WEBHOOK_SENDER_JOB, intervalMs: app.config.webhookPollMs, exclusive: false, run: () => sender.drain() });
   // Without jobs (tests, a web-only instance) nothing is sent in the background; test pings still are.
-  if (app.config.jobsEnabled) app.events.onCommitted(() => void sender.drain());
+  if (app.config.jobsEnabled) {
+    app.events.onCommitted((orgs) => {
+      let due = false;
+      for (const org of orgs) due = queued.delete(org) || due;
+      if (due) void sender.drain();
+    });
+  }
   app.addHook('onClose', async () => sender.stop());
 
   registerJob(app, {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { matchesTypes } from '../../platform/event-types.js';
 import { envelopeOf, type RecordedEvent, type TransactionalListener } from '../../platform/events.js';
 
@@ -43,10 +43,10 @@ function targets(hook: HookRow, e: RecordedEvent): boolean {
 }
 
 /**
- * The transactional listener. `pingLeaseMs` keeps a ping's delivery away from the background sender
+ * The transactional listener; `onQueued` hears which organizations got deliveries. `pingLeaseMs` keeps a ping's delivery away from the background sender
  * while the test route sends it itself; should that request die, the worker sends it after the lease.
  */
-export function queueDeliveries(pingLeaseMs: number): TransactionalListener {
+export function queueDeliveries(pingLeaseMs: number, onQueued: (organizationIds: number[]) => void = () => {}): TransactionalListener {
   return async (db, recorded) => {
     // notification.* events are personal: they never leave for an organization-wide receiver.
     const events = recorded.filter((e) => !e.type.startsWith('notification.'));
@@ -54,11 +54,11 @@ export function queueDeliveries(pingLeaseMs: number): TransactionalListener {
     const orgs = [...new Set(events.map((e) => e.organizationId))];
     const pinged = events.filter((e) => e.type === 'webhook.ping').map(pingTarget).filter((id) => id !== null);
     // One query per round, on the partial index of enabled webhooks (a ping may target a disabled one).
-    const which = pinged.length ? sql`(enabled or id = any(${`{${pinged.join(',')}}`}::bigint[]))` : sql`enabled`;
+    const which = pinged.length ? sql`(enabled or id = any(${idArray(pinged)}))` : sql`enabled`;
     const hooks = await queryRows<HookRow>(
       db,
       sql`select id, organization_id, space_id, project_id, events, enabled from webhooks
-          where organization_id = any(${`{${orgs.join(',')}}`}::bigint[]) and ${which}`,
+          where organization_id = any(${idArray(orgs)}) and ${which}`,
     );
     if (hooks.length === 0) return;
     const rows: Array<{ organization_id: number; webhook_id: number; event_id: number; event_type: string; body: string; ping: boolean }> = [];
@@ -80,6 +80,7 @@ export function queueDeliveries(pingLeaseMs: number): TransactionalListener {
             as r(organization_id bigint, webhook_id bigint, event_id bigint, event_type text, body text, ping boolean)
           returning id, webhook_id, event_type`,
     );
+    onQueued([...new Set(rows.map((r) => r.organization_id))]);
     const ping = pings.get(db);
     if (!ping) return;
     const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);

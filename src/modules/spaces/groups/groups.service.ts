@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { spaceGroups } from '../../../db/schema/index.js';
 import { readableSpaceIds } from '../../../platform/access.js';
 import type { Actor } from '../../../platform/auth.js';
@@ -28,7 +28,7 @@ async function folderContents(db: Queryable, actor: Actor, groupIds: number[]): 
     db,
     sql`select us.space_group_id as "groupId", us.space_id as "spaceId" from space_user_settings us
         where us.organization_id = ${actor.organizationId} and us.user_id = ${actor.userId}
-          and us.space_group_id = any(${`{${groupIds.join(',')}}`}::bigint[])
+          and us.space_group_id = any(${idArray(groupIds)})
           ${orgWide ? sql`` : sql`and exists (select 1 from space_members sm where sm.space_id = us.space_id and sm.user_id = ${actor.userId})`}
         order by us."order", us.space_id`,
   );

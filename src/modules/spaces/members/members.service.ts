@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { spaceMembers, spaceUserSettings } from '../../../db/schema/index.js';
 import type { SpaceRole } from '../../../platform/access.js';
 import type { Ctx } from '../../../platform/context.js';
@@ -10,7 +10,6 @@ import { removeSidebarEntry } from '../spaces.sidebar.js';
 import { presentSpaceMember, type MemberRecord } from './members.presenter.js';
 import type { SpaceMemberDto } from './members.schemas.js';
 
-const idList = (ids: number[]) => `{${ids.join(',')}}`;
 
 /** Members of a space (all, or those among `userIds`), oldest first, with the total for paging. */
 export async function queryMembers(
@@ -25,7 +24,7 @@ export async function queryMembers(
         from space_members sm
         join users u on u.id = sm.user_id
         left join files f on f.id = u.avatar_file_id
-        where sm.space_id = ${spaceId} ${filter.userIds ? sql`and sm.user_id = any(${idList(filter.userIds)}::bigint[])` : sql``}
+        where sm.space_id = ${spaceId} ${filter.userIds ? sql`and sm.user_id = any(${idArray(filter.userIds)})` : sql``}
         order by sm.created_at, sm.id
         limit ${filter.limit ?? 10_000} offset ${filter.offset ?? 0}`,
   );
@@ -57,23 +56,23 @@ export async function addSpaceMembers(
 ): Promise<number[]> {
   if (userIds.length === 0) return [];
   const { organizationId, spaceId } = space;
-  const ids = idList(userIds);
+  const ids = idArray(userIds);
   const added = await queryRows<{ userId: number }>(
     db,
     sql`insert into space_members (organization_id, space_id, user_id, role, invited_by_id)
-        select ${organizationId}, ${spaceId}, u, ${role}, ${invitedById} from unnest(${ids}::bigint[]) as u
+        select ${organizationId}, ${spaceId}, u, ${role}, ${invitedById} from unnest(${ids}) as u
         on conflict (space_id, user_id) do nothing
         returning user_id as "userId"`,
   );
   // The newcomers' ungrouped folders are locked so concurrent appends cannot take the same position.
   await db.execute(sql`select 1 from space_user_settings
-    where organization_id = ${organizationId} and user_id = any(${ids}::bigint[]) and space_group_id is null for update`);
+    where organization_id = ${organizationId} and user_id = any(${ids}) and space_group_id is null for update`);
   await db.execute(sql`
     insert into space_user_settings (organization_id, space_id, user_id, "order")
     select ${organizationId}, ${spaceId}, u,
            coalesce((select max(x."order") + 1 from space_user_settings x
                      where x.organization_id = ${organizationId} and x.user_id = u and x.space_group_id is null), 0)
-    from unnest(${ids}::bigint[]) as u
+    from unnest(${ids}) as u
     on conflict (space_id, user_id) do nothing`);
   return added.map((r) => Number(r.userId));
 }
@@ -92,7 +91,7 @@ async function activeOrganizationMembers(db: Queryable, organizationId: number, 
   const rows = await queryRows<{ userId: number }>(
     db,
     sql`select user_id as "userId" from organization_members
-        where organization_id = ${organizationId} and active and deleted_at is null and user_id = any(${idList(userIds)}::bigint[])`,
+        where organization_id = ${organizationId} and active and deleted_at is null and user_id = any(${idArray(userIds)})`,
   );
   return new Set(rows.map((r) => Number(r.userId)));
 }

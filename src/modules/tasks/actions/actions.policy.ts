@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Actor } from '../../../platform/auth.js';
 import { projectRoleOf, readableSpaceIds, requireRole, spaceRoleOf } from '../../../platform/access.js';
 import { forbidden, notFound } from '../../../platform/errors.js';
@@ -19,7 +19,6 @@ const TASK_RULES = {
 export type ActionName = keyof typeof TASK_RULES;
 
 const orgWide = (actor: Actor) => actor.orgRole === 'owner' || actor.orgRole === 'admin';
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 export function authorizeTaskAction(db: Queryable, actor: Actor, taskId: number, action: ActionName): Promise<TaskAccess> {
   return authorizeTask(db, actor, taskId, TASK_RULES[action]);

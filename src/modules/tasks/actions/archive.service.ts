@@ -7,8 +7,8 @@ import type { HistoryDto } from '../history/history.schemas.js';
 import { loadTaskRecords, presentArchivedTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto } from '../tasks.schemas.js';
 import { authorizeTaskActions } from './actions.policy.js';
+import { idArray } from '../../../db/client.js';
 
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 /**
  * PATCH /tasks/archive: the single archive (board.service's archiveTask) for many tasks at once,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Actor } from '../../../platform/auth.js';
 import { assignableCondition } from './actions.policy.js';
 
@@ -26,7 +26,6 @@ export interface CopyOptions {
   messages: boolean;
 }
 
-const ids = (list: number[]) => sql`${`{${list.join(',')}}`}::bigint[]`;
 const nullableInts = (list: Array<number | null>) => sql`${`{${list.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`}::int[]`;
 
 /** Takes `n` values of a table's identity sequence, ascending, so copies can be inserted with known ids. */
@@ -41,8 +40,8 @@ export async function copyTasks(db: Queryable, actor: Actor, plans: CopyPlan[], 
   if (plans.length === 0) return [];
   const newIds = await allocateIds(db, 'tasks', plans.length);
   const org = actor.organizationId;
-  const map = sql`unnest(${ids(newIds)}, ${ids(plans.map((p) => p.sourceId))}, ${ids(plans.map((p) => p.projectId))}, ${ids(plans.map((p) => p.spaceId))},
-    ${ids(plans.map((p) => p.stageId))}, ${nullableInts(plans.map((p) => p.order))}) as u(new_id, source_id, project_id, space_id, stage_id, position)`;
+  const map = sql`unnest(${idArray(newIds)}, ${idArray(plans.map((p) => p.sourceId))}, ${idArray(plans.map((p) => p.projectId))}, ${idArray(plans.map((p) => p.spaceId))},
+    ${idArray(plans.map((p) => p.stageId))}, ${nullableInts(plans.map((p) => p.order))}) as u(new_id, source_id, project_id, space_id, stage_id, position)`;
 
   await db.execute(
     sql`insert into tasks (id, organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { createProject, loadProjectFull, updateProject } from '../../projects/projects.service.js';
 import type { ProjectFullDto } from '../../projects/projects.schemas.js';
@@ -12,7 +12,6 @@ import { authorizeProjectDuplicate, authorizeTargetColumn, authorizeTaskAction }
 import type { DuplicateProjectInput, DuplicateTaskInput } from './actions.schemas.js';
 import { allocateIds, copyTasks } from './copy.js';
 
-const ids = (list: number[]) => sql`${`{${list.join(',')}}`}::bigint[]`;
 
 /**
  * POST /tasks/{taskId}/duplicate: a copy (copy.ts says what it takes) in `stageId`, by default the
@@ -66,7 +65,7 @@ export async function duplicateProject(ctx: Ctx, projectId: number, input: Dupli
   const columns = await queryRows<{ id: number }>(db, sql`select id from stages where project_id = ${projectId} order by "order", id for share`);
   const sourceIds = columns.map((c) => Number(c.id));
   const stageIds = await allocateIds(db, 'stages', sourceIds.length);
-  const stageMap = sql`unnest(${ids(stageIds)}, ${ids(sourceIds)}) as u(new_id, source_id)`;
+  const stageMap = sql`unnest(${idArray(stageIds)}, ${idArray(sourceIds)}) as u(new_id, source_id)`;
   if (sourceIds.length > 0) {
     await db.execute(
       sql`insert into stages (id, organization_id, project_id, name, "order", tasks_limit, color)

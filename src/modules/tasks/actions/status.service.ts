@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { lockTasks } from '../board/columns.js';
@@ -10,7 +10,6 @@ import type { TaskDto } from '../tasks.schemas.js';
 import { authorizeProjectColumn, authorizeTaskAction } from './actions.policy.js';
 import { syncSubtasksOfChildren } from '../subtasks/child-task.service.js';
 
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 /**
  * PATCH /tasks/{taskId}/needs-attention: a reason puts the task in status 3 with it (a new reason

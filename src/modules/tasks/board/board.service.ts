@@ -7,8 +7,8 @@ import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
 import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire } from './columns.js';
+import { idArray } from '../../../db/client.js';
 
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 export interface MoveTasksInput {
   taskIds: number[];

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { AppError } from '../../../platform/errors.js';
 import { compact, lockOrder, writeOrder, type OrderedScope } from '../../../platform/ordering.js';
 import type { ColumnAccess } from '../tasks.policy.js';
@@ -13,7 +13,6 @@ import type { ColumnAccess } from '../tasks.policy.js';
  * inserts (KEY SHARE) through.
  */
 
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 export const columnScope = (stageId: number): OrderedScope => ({ table: 'task_stages', key: 'task_id', where: sql`stage_id = ${stageId}` });
 

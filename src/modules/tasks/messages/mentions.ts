@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
+import { idArray } from '../../../db/client.js';
 
 /**
  * Mentions are written in the text as `@[userId]` (a client shows the name; the id survives renames).
@@ -26,7 +27,7 @@ export async function storeMentions(ctx: Ctx, taskId: number, messageId: number,
   if (ids.length === 0) return;
   await db.execute(
     sql`insert into message_mentions (organization_id, message_id, user_id)
-        select ${actor.organizationId}, ${messageId}, u.id from unnest(${`{${ids.join(',')}}`}::bigint[]) with ordinality as u(id, n)
+        select ${actor.organizationId}, ${messageId}, u.id from unnest(${idArray(ids)}) with ordinality as u(id, n)
         join organization_members om on om.user_id = u.id and om.organization_id = ${actor.organizationId}
           and om.active and om.deleted_at is null
         where om.role in ('owner', 'admin') or exists (

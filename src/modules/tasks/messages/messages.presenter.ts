@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { iso } from '../../../platform/http.js';
 import { fileLink } from '../../files/files.presenter.js';
 import type { MessageDto } from './messages.schemas.js';
@@ -26,7 +26,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
  */
 export async function loadMessages(db: Queryable, organizationId: number, messageIds: number[]): Promise<MessageDto[]> {
   if (messageIds.length === 0) return [];
-  const ids = sql`${`{${messageIds.join(',')}}`}::bigint[]`;
+  const ids = idArray(messageIds);
   const [messages, attachments, reactions, mentions] = await Promise.all([
     queryRows<MessageRow>(
       db,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import type { FileStore } from '../../../platform/files.js';
@@ -16,7 +16,6 @@ import type { MessageDto, MessagesQueryInput, SendMessageInput } from './message
  * task's `hasMessages` is derived from these rows when the task is read (tasks.presenter).
  */
 
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 async function loadOne(ctx: Ctx, messageId: number): Promise<MessageDto> {
   return (await loadMessages(ctx.db, ctx.actor.organizationId, [messageId]))[0]!;

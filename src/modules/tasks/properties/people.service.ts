@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { HISTORY } from '../history/history.service.js';
 import { requireAssignable } from '../tasks.policy.js';
@@ -17,7 +17,6 @@ const SETS = {
 } as const;
 export type PeopleSet = keyof typeof SETS;
 
-const ids = (list: number[]) => sql`${`{${list.join(',')}}`}::bigint[]`;
 
 export async function addTaskPerson(ctx: Ctx, set: PeopleSet, taskId: number, userId: number): Promise<TaskWithHistory> {
   const s = SETS[set];
@@ -59,11 +58,11 @@ export async function replaceTaskAssignees(ctx: Ctx, taskId: number, userIds: nu
   const joining = wanted.filter((id) => !current.includes(id));
   const leaving = current.filter((id) => !wanted.includes(id));
   await requireAssignable(db, actor, task.projectId, joining, 'responsibleUserId');
-  if (leaving.length > 0) await db.execute(sql`delete from task_assignees where task_id = ${taskId} and user_id = any(${ids(leaving)})`);
+  if (leaving.length > 0) await db.execute(sql`delete from task_assignees where task_id = ${taskId} and user_id = any(${idArray(leaving)})`);
   if (joining.length > 0) {
     await db.execute(
       sql`insert into task_assignees (organization_id, task_id, user_id)
-          select ${actor.organizationId}, ${taskId}, u from unnest(${ids(joining)}) as u`,
+          select ${actor.organizationId}, ${taskId}, u from unnest(${idArray(joining)}) as u`,
     );
   }
   const parts = [joining.length ? `added ${await userNames(ctx, joining)}` : '', leaving.length ? `removed ${await userNames(ctx, leaving)}` : ''].filter(Boolean);

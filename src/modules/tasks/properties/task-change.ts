@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { recordHistory, type HistoryEntry } from '../history/history.service.js';
@@ -45,7 +45,7 @@ export async function beginTaskChange(ctx: Ctx, taskId: number, action: Property
     // Other tasks the change touches are locked with it, all by id: the order every task writer keeps.
     const all = [...new Set([taskId, ...alsoLock])];
     await db.execute(
-      sql`select id from tasks where id = any(${`{${all.join(',')}}`}::bigint[]) and organization_id = ${actor.organizationId} order by id for no key update`,
+      sql`select id from tasks where id = any(${idArray(all)}) and organization_id = ${actor.organizationId} order by id for no key update`,
     );
   }
   const [row] = await queryRows<LockedTask & { archived: boolean }>(
@@ -97,7 +97,7 @@ export async function userNames(ctx: Ctx, userIds: number[]): Promise<string> {
   if (userIds.length === 0) return '';
   const rows = await queryRows<{ id: number; name: string }>(
     ctx.db,
-    sql`select id, name from users where id = any(${`{${userIds.join(',')}}`}::bigint[])`,
+    sql`select id, name from users where id = any(${idArray(userIds)})`,
   );
   const byId = new Map(rows.map((r) => [Number(r.id), r.name]));
   return userIds.map((id) => byId.get(id) ?? `user ${id}`).join(', ');

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { lockOrder, writeOrder } from '../../../platform/ordering.js';
 import { emitInProject } from '../../projects/projects.events.js';
@@ -35,7 +35,7 @@ export async function sortColumn(ctx: Ctx, projectId: number, stageId: number, i
   const direction = sql.raw(input.direction ?? DEFAULT_DIRECTION[input.by]);
   const rows = await queryRows<{ id: number }>(
     db,
-    sql`select t.id from unnest(${`{${current.join(',')}}`}::bigint[]) with ordinality as cur(id, pos)
+    sql`select t.id from unnest(${idArray(current)}) with ordinality as cur(id, pos)
         join tasks t on t.id = cur.id
         order by ${SORT_VALUE[input.by]} ${direction} nulls last, cur.pos`,
   );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { HISTORY, recordHistory, type HistoryEntry } from '../history/history.service.js';
@@ -15,7 +15,6 @@ import { beginChecklistChange, lockSubtask, type TaskWithHistory } from './check
 
 const DONE = 1;
 const IN_WORK = 0;
-const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 
 /**
  * Subtask → child: finishes (or reopens) the child tasks of checked (unchecked) subtasks. Reopening
