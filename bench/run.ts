@@ -5,7 +5,8 @@
  * organization with a space, a project of 4 columns and 1,000 tasks (assignee, label, subtask and a
  * message each), then measures the workloads users feel against W0, the ceiling of the same app:
  *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
- *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position.
+ *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position ·
+ *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W5 nine reads and one write.
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'W0,W1,W1x1,W2,W3,W4' },
+    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5' },
   },
 });
 
@@ -76,7 +77,7 @@ async function benchMode(mode: string): Promise<ModeResult> {
     const wanted = new Set(values.only!.split(','));
     // Reads first, on the board exactly as seeded (1,000 tasks): the write workloads add hundreds of
     // tasks and churn positions, which would change what the reads measure.
-    for (const name of (['W0', 'W2', 'W3', 'W1', 'W1x1', 'W4'] as const).filter((n) => wanted.has(n))) {
+    for (const name of (['W0', 'W2', 'W2f', 'W3', 'W3f', 'W1', 'W1x1', 'W4', 'W5'] as const).filter((n) => wanted.has(n))) {
       const r = await runWorkload(name, server, board, { duration, warmup });
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
       console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}`);

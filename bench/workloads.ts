@@ -17,12 +17,23 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W3' | 'W4';
+export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W5';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
-function definition(name: Name, board: Board): { label: string; connections: number; request: autocannon.Request } {
+function definition(name: Name, board: Board): { label: string; connections: number; requests: autocannon.Request[] } {
+  const def = definitionOf(name, board);
+  return { label: def.label, connections: def.connections, requests: 'requests' in def ? def.requests : [def.request] };
+}
+
+function definitionOf(
+  name: Name,
+  board: Board,
+): { label: string; connections: number } & ({ request: autocannon.Request } | { requests: autocannon.Request[] }) {
   const headers = { 'service-session': board.session, 'content-type': 'application/json' };
+  // Past the read cache (`Cache-Control: no-cache`): what the database path alone can do.
+  const fresh = { ...headers, 'cache-control': 'no-cache' };
+  const readOne: autocannon.Request = { method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}` }) };
   switch (name) {
     case 'W0':
       return { label: 'GET /health (ceiling)', connections: 32, request: { method: 'GET', path: '/health' } };
@@ -39,13 +50,32 @@ function definition(name: Name, board: Board): { label: string; connections: num
         },
       };
     case 'W2':
-      return {
-        label: 'GET /tasks/{id}',
-        connections: 32,
-        request: { method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}` }) },
-      };
+      return { label: 'GET /tasks/{id}', connections: 32, request: readOne };
+    case 'W2f':
+      return { label: 'GET /tasks/{id}, no-cache', connections: 32, request: { ...readOne, headers: fresh } };
     case 'W3':
       return { label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks)`, connections: 1, request: { method: 'GET', path: `/projects/${board.projectId}/tasks`, headers } };
+    case 'W3f':
+      return {
+        label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks), no-cache`,
+        connections: 1,
+        request: { method: 'GET', path: `/projects/${board.projectId}/tasks`, headers: fresh },
+      };
+    case 'W5':
+      // Each connection reads nine random tasks, then recolours one: every write drops the
+      // organization's cached answers, so this is the cache under churn.
+      return {
+        label: 'GET /tasks/{id} ×9 + PATCH colour ×1',
+        connections: 32,
+        requests: [
+          ...Array.from({ length: 9 }, () => readOne),
+          {
+            method: 'PATCH',
+            headers,
+            setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}/color`, body: JSON.stringify({ color: pick(['#ff0000', '#00ff00', '#0000ff']) }) }),
+          },
+        ],
+      };
     case 'W4':
       return {
         label: 'POST /tasks/move',
@@ -63,21 +93,21 @@ function definition(name: Name, board: Board): { label: string; connections: num
   }
 }
 
-function fire(url: string, connections: number, duration: number, request: autocannon.Request): Promise<autocannon.Result> {
+function fire(url: string, connections: number, duration: number, requests: autocannon.Request[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, requests: [request] }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections, duration, requests }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
 /** Warm-up, then a measured run; CPU and peak RSS are read from the server process meanwhile. */
 export async function runWorkload(name: Name, server: RunningServer, board: Board, t: { duration: number; warmup: number }): Promise<WorkloadResult> {
   const def = definition(name, board);
-  if (t.warmup > 0) await fire(server.url, def.connections, t.warmup, def.request);
+  if (t.warmup > 0) await fire(server.url, def.connections, t.warmup, def.requests);
   let peak = server.rssMiB();
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
   const cpuBefore = server.cpuSeconds();
   const started = performance.now();
-  const result = await fire(server.url, def.connections, t.duration, def.request);
+  const result = await fire(server.url, def.connections, t.duration, def.requests);
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const cpu = server.cpuSeconds() - cpuBefore;

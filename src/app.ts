@@ -15,6 +15,7 @@ import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
 import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
+import { ReadCache, registerReadCache } from './platform/read-cache.js';
 import { registerJob, startJobs, stopJobs } from './platform/jobs.js';
 import { sql } from 'drizzle-orm';
 import { modules } from './modules/index.js';
@@ -26,6 +27,7 @@ declare module 'fastify' {
     files: FileStore;
     events: EventBus;
     realtime: EventHub;
+    readCache: ReadCache;
   }
 }
 
@@ -71,6 +73,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('files', new FileStore(config.filesDir));
   const events = new EventBus();
   app.decorate('events', events);
+  // On PostgreSQL other instances' changes arrive by LISTEN: until it listens, nothing is cached.
+  const readCache = new ReadCache(config.readCache, config.readCacheMaxBytes, database.kind === 'pglite');
+  app.decorate('readCache', readCache);
+  events.onChange((change) => readCache.changed(change));
+  events.onListening = (listening) => readCache.setAvailable(listening);
   // Hooks run in reverse order on close: jobs stop and the listener closes before the database does.
   if (!options.database) app.addHook('onClose', async () => database.close());
   app.addHook('onClose', async () => events.close());
@@ -107,7 +114,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowList: (request) => request.url === '/health' || request.url === '/ready',
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  registerAuthentication(app, database.db, config.sessionTtlDays);
+  registerAuthentication(app, database.db, config.sessionTtlDays, readCache);
+  registerReadCache(app, readCache);
 
   if (database.kind === 'pglite') {
     // The embedded engine runs without autovacuum: without fresh statistics the planner picks

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
 import { API_TOKEN_PREFIX, sha256 } from './crypto.js';
+import type { ReadCache } from './read-cache.js';
 
 export type OrgRole = 'owner' | 'admin' | 'member';
 
@@ -48,21 +49,21 @@ interface CredentialRow extends Record<string, unknown> {
   user_id: number;
   organization_id: number | null;
   last_used_at: Date | string | null;
+  expires_at: Date | string | null;
   role: OrgRole | null;
   active: boolean | null;
   deleted_at: Date | string | null;
 }
 
-async function lookup(db: Db, credential: string): Promise<CredentialRow | undefined> {
-  const hash = sha256(credential);
+async function lookup(db: Db, credential: string, hash: string): Promise<CredentialRow | undefined> {
   const rows = credential.startsWith(API_TOKEN_PREFIX)
     ? await queryRows<CredentialRow>(db, sql`
-        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, m.role, m.active, m.deleted_at
+        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at
         from api_tokens t
         left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
         where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`, { prepare: 'credential' })
     : await queryRows<CredentialRow>(db, sql`
-        select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at,
+        select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at, s.expires_at,
                m.role, m.active, m.deleted_at
         from sessions s
         join users u on u.id = s.user_id
@@ -83,8 +84,17 @@ async function touch(db: Db, row: CredentialRow, sessionTtlDays: number): Promis
     where organization_id = ${row.organization_id} and user_id = ${row.user_id}`);
 }
 
-export async function resolveActor(db: Db, credential: string, sessionTtlDays: number): Promise<Actor> {
-  const row = await lookup(db, credential);
+/**
+ * The actor a credential stands for. With a cache, a credential resolved within the last minute
+ * is answered from memory unless anything changed since in its organization or by its user (a
+ * revocation, a role change, a removal), so revocation stays immediate.
+ */
+export async function resolveActor(db: Db, credential: string, sessionTtlDays: number, cache?: ReadCache): Promise<Actor> {
+  const hash = sha256(credential);
+  const cached = cache?.credential(hash);
+  if (cached) return cached;
+  const begin = cache?.begin() ?? null;
+  const row = await lookup(db, credential, hash);
   if (!row) throw new AppError('UNAUTHENTICATED', 'the credential is unknown, expired or revoked');
   if (!row.organization_id || !row.role || !row.active || row.deleted_at) {
     // Deactivated or removed members lose access at once, whatever credential they hold.
@@ -92,17 +102,19 @@ export async function resolveActor(db: Db, credential: string, sessionTtlDays: n
   }
   const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (Date.now() - last > TOUCH_INTERVAL_MS) await touch(db, row, sessionTtlDays);
-  return {
+  const actor: Actor = {
     userId: Number(row.user_id),
     organizationId: Number(row.organization_id),
     orgRole: row.role,
     sessionId: row.kind === 'session' ? Number(row.id) : null,
     tokenId: row.kind === 'token' ? Number(row.id) : null,
   };
+  cache?.keepCredential(hash, begin, actor, row.expires_at ? new Date(row.expires_at).getTime() : null);
+  return actor;
 }
 
 /** Every route needs a credential unless its config says `public: true`. */
-export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlDays: number): void {
+export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlDays: number, cache?: ReadCache): void {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     // Unknown routes answer 404, not 401: there is nothing to authenticate for.
@@ -111,7 +123,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlD
     if (request.routeOptions.config.deferredCredential) return;
     const credential = credentialOf(request);
     if (!credential) throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
-    request.actor = await resolveActor(db, credential, sessionTtlDays);
+    request.actor = await resolveActor(db, credential, sessionTtlDays, cache);
   });
 }
 

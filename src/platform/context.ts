@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/client.js';
+import { queryRows, type Queryable } from '../db/client.js';
 import { withTransaction } from '../db/tx.js';
 import { actorOf, type Actor } from './auth.js';
 import { flushEvents, openEventBuffer } from './events.js';
+import { changeNotice, notifyChange } from './event-bus.js';
 
 /** What every use case receives: who acts, where to query, and what to do once the write commits. */
 export interface Ctx {
@@ -26,17 +27,24 @@ function transact<T>(
   log: FastifyBaseLogger,
   fn: (hooks: Omit<Ctx, 'actor'>) => Promise<T>,
 ): Promise<T> {
+  const written = new Set([organizationId]);
   return withTransaction(
     app.database.db,
     async ({ tx, afterCommit, onRollback }) => {
       openEventBuffer(tx, organizationId, actorId);
       const result = await fn({ db: tx, afterCommit, onRollback });
-      const organizations = await flushEvents(tx, app.events.listeners, app.database.kind === 'postgres');
+      const organizations = await flushEvents(tx, app.events.listeners);
+      for (const org of organizations) written.add(org);
+      // Other instances learn of the change on commit only (NOTIFY is transactional).
+      if (app.database.kind === 'postgres') await queryRows(tx, notifyChange(changeNotice(written, actorId)), { prepare: 'notify-change' });
       if (organizations.size > 0) afterCommit(() => app.events.committed(organizations));
       return result;
     },
     (err) => log.error({ err }, 'after-commit handler failed'),
-  );
+  ).finally(() => {
+    // After the outcome is known, whatever it is: a read that began before now is not kept.
+    app.events.changed({ organizationIds: written, userId: actorId });
+  });
 }
 
 /** Runs a writing use case in one transaction as the request's actor. */

@@ -1,8 +1,27 @@
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { NOTIFY_CHANNEL, type TransactionalListener } from './events.js';
+import type { TransactionalListener } from './events.js';
+import type { Change } from './read-cache.js';
 
 type CommitSubscriber = (organizationIds: ReadonlySet<number>) => void;
+type ChangeSubscriber = (change: Change) => void;
+
+const NOTIFY_CHANNEL = 'workboard_events';
+
+/** What one committed write transaction tells the other instances: `orgs;user` (org 0 = unknown). */
+export function changeNotice(organizationIds: Iterable<number>, userId: number | null): string {
+  return `${[...organizationIds].join(',')};${userId ?? ''}`;
+}
+
+function parseNotice(payload: string | undefined): Change | null {
+  const m = /^([\d,]+);(\d*)$/.exec(payload ?? '');
+  if (!m) return null;
+  return { organizationIds: m[1]!.split(',').filter(Boolean).map(Number), userId: m[2] ? Number(m[2]) : null };
+}
+
+/** The statement a PostgreSQL write transaction ends with: delivered to every listener on commit only. */
+export const notifyChange = (notice: string) => sql`select pg_notify(${NOTIFY_CHANNEL}, ${notice})`;
 
 /**
  * The app's event plumbing: listeners that run inside write transactions, and subscribers told
@@ -13,8 +32,12 @@ type CommitSubscriber = (organizationIds: ReadonlySet<number>) => void;
 export class EventBus {
   readonly listeners: TransactionalListener[] = [];
   private readonly subscribers = new Set<CommitSubscriber>();
+  private readonly changeSubscribers = new Set<ChangeSubscriber>();
   private listener: pg.Client | null = null;
   private closed = false;
+  private everListened = false;
+  /** Called with true once other instances' changes arrive, with false when they may be missed. */
+  onListening: (listening: boolean) => void = () => {};
 
   addListener(listener: TransactionalListener): void {
     this.listeners.push(listener);
@@ -23,6 +46,15 @@ export class EventBus {
   onCommitted(fn: CommitSubscriber): () => void {
     this.subscribers.add(fn);
     return () => this.subscribers.delete(fn);
+  }
+
+  /** Every committed write transaction, of this instance or (on PostgreSQL) of another. */
+  onChange(fn: ChangeSubscriber): void {
+    this.changeSubscribers.add(fn);
+  }
+
+  changed(change: Change): void {
+    for (const fn of this.changeSubscribers) fn(change);
   }
 
   committed(organizationIds: ReadonlySet<number>): void {
@@ -42,6 +74,7 @@ export class EventBus {
     const retry = () => {
       if (this.closed || this.listener !== client) return;
       this.listener = null;
+      this.onListening(false);
       setTimeout(() => void this.listenAcrossInstances(connectionString, log).catch(() => {}), 1000).unref();
     };
     client.on('error', (err) => {
@@ -50,17 +83,32 @@ export class EventBus {
     });
     client.on('end', retry);
     client.on('notification', (msg) => {
-      const org = Number(msg.payload);
-      if (Number.isInteger(org) && org > 0) this.committed(new Set([org]));
+      const change = parseNotice(msg.payload);
+      if (!change) return;
+      this.changed(change);
+      const organizations = new Set([...change.organizationIds].filter((org) => org > 0));
+      if (organizations.size > 0) this.committed(organizations);
     });
     this.listener = client;
-    await client.connect();
-    await client.query(`listen ${NOTIFY_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`listen ${NOTIFY_CHANNEL}`);
+    } catch (err) {
+      if (!this.everListened) throw err;
+      log.warn({ err }, 'event listener could not reconnect; retrying');
+      void client.end().catch(() => {});
+      return retry();
+    }
+    this.everListened = true;
+    // Changes made while no connection listened are unknown: those who rely on them start afresh.
+    if (this.listener === client) this.onListening(true);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.subscribers.clear();
+    this.changeSubscribers.clear();
+    this.onListening(false);
     const client = this.listener;
     this.listener = null;
     if (client) await client.end().catch(() => {});

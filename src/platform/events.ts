@@ -138,7 +138,7 @@ const MAX_ROUNDS = 4;
  * Records every event emitted in this transaction and lets the listeners react, round after round
  * (a listener's events go to the listeners again). Answers the organizations that got events.
  */
-export async function flushEvents(db: Queryable, listeners: TransactionalListener[], notify: boolean): Promise<Set<number>> {
+export async function flushEvents(db: Queryable, listeners: TransactionalListener[]): Promise<Set<number>> {
   const buffer = buffers.get(db);
   const touched = new Set<number>();
   if (!buffer) return touched;
@@ -150,12 +150,9 @@ export async function flushEvents(db: Queryable, listeners: TransactionalListene
     for (const e of recorded) touched.add(e.organizationId);
     for (const listener of listeners) await listener(db, recorded, (e) => emit(db, e));
   }
-  if (notify) for (const org of touched) await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${String(org)})`);
   buffers.delete(db);
   return touched;
 }
-
-export const NOTIFY_CHANNEL = 'workboard_events';
 
 async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
   const groups = new Map<string, { completer: Completer; byOrg: Map<number, PendingEvent[]> }>();

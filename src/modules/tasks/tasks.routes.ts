@@ -23,8 +23,10 @@ export default async function taskRoutes(app: App): Promise<void> {
     async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => tasks.createTask(ctx, request.body))),
   );
 
-  app.get('/tasks/:taskId', { schema: { tags, summary: 'Get a task (full form)', params: S.TaskParams, response: { 200: S.TaskSchema } } }, (request) =>
-    read(app, request, (ctx) => tasks.getTask(ctx, request.params.taskId)),
+  app.get(
+    '/tasks/:taskId',
+    { config: { readCache: true }, schema: { tags, summary: 'Get a task (full form)', params: S.TaskParams, response: { 200: S.TaskSchema } } },
+    (request) => read(app, request, (ctx) => tasks.getTask(ctx, request.params.taskId)),
   );
 
   app.delete(

@@ -19,7 +19,7 @@ export default async function taskListRoutes(app: App): Promise<void> {
   for (const list of PROJECT_LISTS) {
     app.get(
       `/projects/:projectId/tasks${list.path}`,
-      { schema: { tags: ['Projects'], summary: list.summary, params: S.ProjectParams, querystring: list.query, response: { 200: TaskList } } },
+      { config: { readCache: true }, schema: { tags: ['Projects'], summary: list.summary, params: S.ProjectParams, querystring: list.query, response: { 200: TaskList } } },
       async (request, reply) => {
         const query = request.query as S.TaskListQuery;
         const result = await read(app, request, (ctx) => listTasks(ctx, { projectId: request.params.projectId }, list.view, query));
@@ -32,6 +32,7 @@ export default async function taskListRoutes(app: App): Promise<void> {
   app.get(
     '/spaces/:spaceId/tasks',
     {
+      config: { readCache: true },
       schema: {
         tags: ['Kanban task actions'],
         summary: 'All tasks of a space (not archived): of its projects and of projects linked into it',

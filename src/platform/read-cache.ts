@@ -1,0 +1,187 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Actor } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's 200 answers may be kept per caller and URL until anything in the caller's
+     * organization changes. Only for reads whose answer depends on nothing else: no clock, no
+     * other organization, no side effect.
+     */
+    readCache?: boolean;
+  }
+  interface FastifyRequest {
+    /** The cache clock when the route began computing its answer; unset when it will not be stored. */
+    readCacheBegin: number | null;
+  }
+}
+
+/** Who changed what: the organizations written to (0 = unknown, so everything) and the acting user. */
+export interface Change {
+  organizationIds: Iterable<number>;
+  userId: number | null;
+}
+
+interface Answer {
+  stamp: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+interface Credential {
+  stamp: number;
+  actor: Actor;
+  /** The credential's own expiry, or the entry's age limit if that comes first. */
+  until: number;
+}
+
+type Entry = { kind: 'answer'; value: Answer } | { kind: 'credential'; value: Credential };
+
+// Even a change no instance was told of (a database edited by hand) is seen after this long.
+const MAX_AGE_MS = 60_000;
+// Answer headers worth keeping: the route's own (paging). Per-request ones are set again.
+const KEPT_HEADERS = ['x-total-count', 'link'];
+
+/**
+ * Answers of hot reads and resolved credentials, kept in memory and thrown away as soon as
+ * anything in their organization (or, for credentials, anything done by their user) changes.
+ *
+ * Every write transaction reports its change after it commits: at once in this process, through
+ * NOTIFY in the others. Each change moves a monotonic clock and stamps the organization and user
+ * with it. An entry is stored with the stamp current when its read BEGAN and only if nothing
+ * changed meanwhile, and it is used only while that stamp is still current. So a read that raced a
+ * commit is never kept, and nothing served is older than the last change this process was told of.
+ * While changes could be missed (PostgreSQL's LISTEN connection is down), nothing is cached.
+ */
+export class ReadCache {
+  private clock = 0;
+  private epoch = 0;
+  private readonly stamps = new Map<string, number>();
+  private readonly entries: LRUCache<string, Entry>;
+  private available: boolean;
+
+  constructor(
+    private readonly enabled: boolean,
+    maxBytes: number,
+    available: boolean,
+  ) {
+    this.available = enabled && available;
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: maxBytes,
+      sizeCalculation: (e) => (e.kind === 'answer' ? e.value.body.length * 2 + 256 : 512),
+      ttl: MAX_AGE_MS,
+      ttlAutopurge: false,
+    });
+  }
+
+  /** Whether changes can be missed; entering or leaving that state forgets everything. */
+  setAvailable(available: boolean): void {
+    const next = this.enabled && available;
+    if (next === this.available) return;
+    this.available = next;
+    this.forgetAll();
+  }
+
+  /** The clock before a read starts: what it computes may be kept if nothing changes until it ends. */
+  begin(): number | null {
+    return this.available ? this.clock : null;
+  }
+
+  changed(change: Change): void {
+    const now = ++this.clock;
+    for (const org of change.organizationIds) {
+      if (org === 0) return this.forgetAll();
+      this.stamps.set(`o${org}`, now);
+    }
+    if (change.userId) this.stamps.set(`u${change.userId}`, now);
+  }
+
+  forgetAll(): void {
+    this.epoch = ++this.clock;
+    this.stamps.clear();
+    this.entries.clear();
+  }
+
+  private stampOf(organizationId: number, userId?: number): number {
+    const org = this.stamps.get(`o${organizationId}`) ?? 0;
+    const user = userId === undefined ? 0 : (this.stamps.get(`u${userId}`) ?? 0);
+    return Math.max(this.epoch, org, user);
+  }
+
+  credential(hash: string): Actor | null {
+    if (!this.available) return null;
+    const e = this.entries.get(`c${hash}`);
+    if (e?.kind !== 'credential') return null;
+    const c = e.value;
+    if (c.until <= Date.now() || c.stamp !== this.stampOf(c.actor.organizationId, c.actor.userId)) {
+      this.entries.delete(`c${hash}`);
+      return null;
+    }
+    return c.actor;
+  }
+
+  keepCredential(hash: string, begin: number | null, actor: Actor, expiresAt: number | null): void {
+    if (begin === null || !this.available) return;
+    const stamp = this.stampOf(actor.organizationId, actor.userId);
+    if (stamp > begin) return;
+    const until = Math.min(expiresAt ?? Infinity, Date.now() + MAX_AGE_MS);
+    this.entries.set(`c${hash}`, { kind: 'credential', value: { stamp, actor, until } });
+  }
+
+  answer(actor: Actor, url: string): Answer | null {
+    if (!this.available) return null;
+    const key = answerKey(actor, url);
+    const e = this.entries.get(key);
+    if (e?.kind !== 'answer') return null;
+    if (e.value.stamp !== this.stampOf(actor.organizationId)) {
+      this.entries.delete(key);
+      return null;
+    }
+    return e.value;
+  }
+
+  keepAnswer(actor: Actor, url: string, begin: number, body: string, headers: Record<string, string>): void {
+    if (!this.available) return;
+    const stamp = this.stampOf(actor.organizationId);
+    if (stamp > begin) return;
+    this.entries.set(answerKey(actor, url), { kind: 'answer', value: { stamp, body, headers } });
+  }
+}
+
+// Per caller: the same URL answers differently to users with different roles.
+const answerKey = (a: Actor, url: string) => `a${a.organizationId}:${a.userId}:${url}`;
+
+/** `Cache-Control: no-cache` from the client asks for a fresh answer, as HTTP means it. */
+const wantsFresh = (request: FastifyRequest) => /\bno-cache\b/i.test(request.headers['cache-control'] ?? '');
+
+/**
+ * Serves routes marked `readCache` from memory, after authentication (the credential is always
+ * checked) and before the handler; stores their serialized 200 answers.
+ */
+export function registerReadCache(app: FastifyInstance, cache: ReadCache): void {
+  app.decorateRequest('readCacheBegin', null);
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.routeOptions.config.readCache || request.method !== 'GET' || !request.actor) return;
+    if (!wantsFresh(request)) {
+      const hit = cache.answer(request.actor, request.url);
+      if (hit) {
+        reply.headers(hit.headers).header('x-cache', 'hit').type('application/json; charset=utf-8');
+        return reply.send(hit.body);
+      }
+    }
+    request.readCacheBegin = cache.begin();
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const begin = request.readCacheBegin;
+    if (begin === null || !request.actor || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    cache.keepAnswer(request.actor, request.url, begin, payload, headers);
+    reply.header('x-cache', 'miss');
+    return payload;
+  });
+}
