@@ -161,6 +161,12 @@ const wantsFresh = (request: FastifyRequest) => /\bno-cache\b/i.test(request.hea
  */
 export function registerReadCache(app: FastifyInstance, cache: ReadCache): void {
   app.decorateRequest('readCacheBegin', null);
+  // The OpenAPI document says so on each such route.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.readCache || !route.schema) return;
+    const note = 'Answered from memory while nothing in the organization changed (`x-cache: hit`); `Cache-Control: no-cache` asks for a fresh answer.';
+    route.schema.description = route.schema.description ? `${route.schema.description} ${note}` : note;
+  });
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.routeOptions.config.readCache || request.method !== 'GET' || !request.actor) return;
     if (!wantsFresh(request)) {

@@ -121,6 +121,13 @@ describe('read cache: GET /tasks/{id} and the task lists', () => {
     }
   });
 
+  it('is documented on the routes that use it', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.paths['/tasks/{taskId}'].get.description).toContain('Cache-Control: no-cache');
+    expect(doc.paths['/projects/{projectId}/tasks'].get.description).toContain('x-cache: hit');
+    expect(doc.paths['/tasks/{taskId}'].delete.description ?? '').not.toContain('x-cache');
+  });
+
   it('READ_CACHE=false turns it off', async () => {
     const app = await buildApp({ ...t.config, readCache: false }, { database: t.database });
     try {
