@@ -126,7 +126,8 @@ export class ReadCache {
     const stamp = this.stampOf(actor.organizationId, actor.userId);
     if (stamp > begin) return;
     const until = Math.min(expiresAt ?? Infinity, Date.now() + MAX_AGE_MS);
-    this.entries.set(`c${hash}`, { kind: 'credential', value: { stamp, actor, until } });
+    // Shared by every request that presents the credential: nobody may change it.
+    this.entries.set(`c${hash}`, { kind: 'credential', value: { stamp, actor: Object.freeze(actor), until } });
   }
 
   answer(actor: Actor, url: string): Answer | null {
