@@ -21,46 +21,38 @@ export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | '
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
+/** What a workload sends: each connection repeats `requests` in order. */
 function definition(name: Name, board: Board): { label: string; connections: number; requests: autocannon.Request[] } {
-  const def = definitionOf(name, board);
-  return { label: def.label, connections: def.connections, requests: 'requests' in def ? def.requests : [def.request] };
-}
-
-function definitionOf(
-  name: Name,
-  board: Board,
-): { label: string; connections: number } & ({ request: autocannon.Request } | { requests: autocannon.Request[] }) {
   const headers = { 'service-session': board.session, 'content-type': 'application/json' };
   // Past the read cache (`Cache-Control: no-cache`): what the database path alone can do.
   const fresh = { ...headers, 'cache-control': 'no-cache' };
   const readOne: autocannon.Request = { method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}` }) };
+  const board1000 = { method: 'GET', path: `/projects/${board.projectId}/tasks` } as const;
   switch (name) {
     case 'W0':
-      return { label: 'GET /health (ceiling)', connections: 32, request: { method: 'GET', path: '/health' } };
+      return { label: 'GET /health (ceiling)', connections: 32, requests: [{ method: 'GET', path: '/health' }] };
     case 'W1':
     case 'W1x1':
       return {
         label: 'POST /tasks',
         connections: name === 'W1' ? 32 : 1,
-        request: {
-          method: 'POST',
-          path: '/tasks',
-          headers,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: 'Bench task', stageId: board.stageIds[0], order: 0 }) }),
-        },
+        requests: [
+          {
+            method: 'POST',
+            path: '/tasks',
+            headers,
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: 'Bench task', stageId: board.stageIds[0], order: 0 }) }),
+          },
+        ],
       };
     case 'W2':
-      return { label: 'GET /tasks/{id}', connections: 32, request: readOne };
+      return { label: 'GET /tasks/{id}', connections: 32, requests: [readOne] };
     case 'W2f':
-      return { label: 'GET /tasks/{id}, no-cache', connections: 32, request: { ...readOne, headers: fresh } };
+      return { label: 'GET /tasks/{id}, no-cache', connections: 32, requests: [{ ...readOne, headers: fresh }] };
     case 'W3':
-      return { label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks)`, connections: 1, request: { method: 'GET', path: `/projects/${board.projectId}/tasks`, headers } };
+      return { label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks)`, connections: 1, requests: [{ ...board1000, headers }] };
     case 'W3f':
-      return {
-        label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks), no-cache`,
-        connections: 1,
-        request: { method: 'GET', path: `/projects/${board.projectId}/tasks`, headers: fresh },
-      };
+      return { label: `GET /projects/{id}/tasks (${board.taskIds.length} tasks), no-cache`, connections: 1, requests: [{ ...board1000, headers: fresh }] };
     case 'W5':
       // Each connection reads nine random tasks, then recolours one: every write drops the
       // organization's cached answers, so this is the cache under churn.
@@ -80,15 +72,17 @@ function definitionOf(
       return {
         label: 'POST /tasks/move',
         connections: 32,
-        request: {
-          method: 'POST',
-          path: '/tasks/move',
-          headers,
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ taskIds: [pick(board.taskIds)], stageId: pick(board.stageIds.slice(1)), order: Math.floor(Math.random() * 300) }),
-          }),
-        },
+        requests: [
+          {
+            method: 'POST',
+            path: '/tasks/move',
+            headers,
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ taskIds: [pick(board.taskIds)], stageId: pick(board.stageIds.slice(1)), order: Math.floor(Math.random() * 300) }),
+            }),
+          },
+        ],
       };
   }
 }

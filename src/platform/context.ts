@@ -3,7 +3,7 @@ import { queryRows, type Queryable } from '../db/client.js';
 import { withTransaction } from '../db/tx.js';
 import { actorOf, type Actor } from './auth.js';
 import { flushEvents, openEventBuffer } from './events.js';
-import { changeNotice, notifyChange } from './event-bus.js';
+import { notifyChange } from './event-bus.js';
 
 /** What every use case receives: who acts, where to query, and what to do once the write commits. */
 export interface Ctx {
@@ -36,7 +36,7 @@ function transact<T>(
       const organizations = await flushEvents(tx, app.events.listeners);
       for (const org of organizations) written.add(org);
       // Other instances learn of the change on commit only (NOTIFY is transactional).
-      if (app.database.kind === 'postgres') await queryRows(tx, notifyChange(changeNotice(written, actorId)), { prepare: 'notify-change' });
+      if (app.database.kind === 'postgres') await queryRows(tx, notifyChange(app.events.notice(written, actorId)), { prepare: 'notify-change' });
       if (organizations.size > 0) afterCommit(() => app.events.committed(organizations));
       return result;
     },

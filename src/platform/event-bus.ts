@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,15 +10,14 @@ type ChangeSubscriber = (change: Change) => void;
 
 const NOTIFY_CHANNEL = 'workboard_events';
 
-/** What one committed write transaction tells the other instances: `orgs;user` (org 0 = unknown). */
-export function changeNotice(organizationIds: Iterable<number>, userId: number | null): string {
-  return `${[...organizationIds].join(',')};${userId ?? ''}`;
+interface Notice extends Change {
+  instance: string;
 }
 
-function parseNotice(payload: string | undefined): Change | null {
-  const m = /^([\d,]+);(\d*)$/.exec(payload ?? '');
+function parseNotice(payload: string | undefined): Notice | null {
+  const m = /^([0-9a-f]+):([\d,]+);(\d*)$/.exec(payload ?? '');
   if (!m) return null;
-  return { organizationIds: m[1]!.split(',').filter(Boolean).map(Number), userId: m[2] ? Number(m[2]) : null };
+  return { instance: m[1]!, organizationIds: m[2]!.split(',').filter(Boolean).map(Number), userId: m[3] ? Number(m[3]) : null };
 }
 
 /** The statement a PostgreSQL write transaction ends with: delivered to every listener on commit only. */
@@ -31,6 +31,8 @@ export const notifyChange = (notice: string) => sql`select pg_notify(${NOTIFY_CH
  */
 export class EventBus {
   readonly listeners: TransactionalListener[] = [];
+  /** Names this instance in its notices: its own commits were already applied when they committed. */
+  private readonly instance = randomBytes(6).toString('hex');
   private readonly subscribers = new Set<CommitSubscriber>();
   private readonly changeSubscribers = new Set<ChangeSubscriber>();
   private listener: pg.Client | null = null;
@@ -46,6 +48,11 @@ export class EventBus {
   onCommitted(fn: CommitSubscriber): () => void {
     this.subscribers.add(fn);
     return () => this.subscribers.delete(fn);
+  }
+
+  /** What one write transaction tells the other instances: `instance:orgs;user` (org 0 = unknown). */
+  notice(organizationIds: Iterable<number>, userId: number | null): string {
+    return `${this.instance}:${[...organizationIds].join(',')};${userId ?? ''}`;
   }
 
   /** Every committed write transaction, of this instance or (on PostgreSQL) of another. */
@@ -84,7 +91,7 @@ export class EventBus {
     client.on('end', retry);
     client.on('notification', (msg) => {
       const change = parseNotice(msg.payload);
-      if (!change) return;
+      if (!change || change.instance === this.instance) return;
       this.changed(change);
       const organizations = new Set([...change.organizationIds].filter((org) => org > 0));
       if (organizations.size > 0) this.committed(organizations);

@@ -109,8 +109,9 @@ export class ReadCache {
     return Math.max(this.epoch, org, user);
   }
 
+  // Only begin() looks at availability: leaving it forgets everything and moves the epoch past
+  // every read in flight, so nothing from before can be found or kept.
   credential(hash: string): Actor | null {
-    if (!this.available) return null;
     const e = this.entries.get(`c${hash}`);
     if (e?.kind !== 'credential') return null;
     const c = e.value;
@@ -122,7 +123,7 @@ export class ReadCache {
   }
 
   keepCredential(hash: string, begin: number | null, actor: Actor, expiresAt: number | null): void {
-    if (begin === null || !this.available) return;
+    if (begin === null) return;
     const stamp = this.stampOf(actor.organizationId, actor.userId);
     if (stamp > begin) return;
     const until = Math.min(expiresAt ?? Infinity, Date.now() + MAX_AGE_MS);
@@ -131,7 +132,6 @@ export class ReadCache {
   }
 
   answer(actor: Actor, url: string): Answer | null {
-    if (!this.available) return null;
     const key = answerKey(actor, url);
     const e = this.entries.get(key);
     if (e?.kind !== 'answer') return null;
@@ -143,7 +143,6 @@ export class ReadCache {
   }
 
   keepAnswer(actor: Actor, url: string, begin: number, body: string, headers: Record<string, string>): void {
-    if (!this.available) return;
     const stamp = this.stampOf(actor.organizationId);
     if (stamp > begin) return;
     this.entries.set(answerKey(actor, url), { kind: 'answer', value: { stamp, body, headers } });
