@@ -157,7 +157,11 @@ export async function fingerprint(kit: TestKit, organizationIds: number[], userI
   digests.push(sql`select 'users', count(*)::int, md5(coalesce(string_agg(to_jsonb(u)::text, ',' order by u.id), ''))
       from users u where id = any(${users}::bigint[])`);
   const rows = await kit.sql<{ name: string; n: number; digest: string }>(sql.join(digests, sql` union all `));
-  return rows.map((r) => `${r.name}:${r.n}:${r.digest}`).join('|');
+  // UNION ALL promises no order (PostgreSQL may run the branches in parallel): sort by table.
+  return rows
+    .map((r) => `${r.name}:${r.n}:${r.digest}`)
+    .sort()
+    .join('|');
 }
 
 const tableCache = new WeakMap<TestKit, string[]>();
