@@ -91,8 +91,10 @@ export class ReadCache {
   changed(change: Change): void {
     const now = ++this.clock;
     for (const org of change.organizationIds) {
-      if (org === 0) return this.forgetAll();
-      this.stamps.set(`o${org}`, now);
+      // 0 is a registration's "no organization yet": its user and organization are new, so nothing
+      // kept can show them, and an existing organization it touches (an invite join) is named by
+      // its events. Forgetting everything here made every sign-up empty every instance's cache.
+      if (org !== 0) this.stamps.set(`o${org}`, now);
     }
     if (change.userId) this.stamps.set(`u${change.userId}`, now);
   }

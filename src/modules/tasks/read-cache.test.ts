@@ -113,6 +113,19 @@ describe('read cache: GET /tasks/{id} and the task lists', () => {
     expect([fresh.headers['x-cache'], fresh.body]).toEqual(['miss', first.body]);
   });
 
+  it('a sign-up elsewhere keeps the cache; one that joins the organization by invite link drops it', async () => {
+    const { owner, space, task } = await taskOnBoard();
+    await cached(owner, `/tasks/${task.id}`);
+    const signUp = (extra: Record<string, string> = {}) =>
+      t.as(null).post('/auth/register', { email: `reader-${Math.random().toString(36).slice(2)}@example.test`, password: PASSWORD, name: 'New', ...extra });
+    expect((await signUp()).statusCode).toBe(201);
+    expect((await get(owner, `/tasks/${task.id}`)).headers['x-cache']).toBe('hit');
+    const link = (await t.as(owner).post(`/spaces/${space.id}/invite-link`, { role: 'member' })).json() as { token: string };
+    await cached(owner, `/tasks/${task.id}`);
+    expect((await signUp({ inviteToken: link.token })).statusCode).toBe(201);
+    expect((await get(owner, `/tasks/${task.id}`)).headers['x-cache']).toBe('miss');
+  });
+
   it('never keeps an error answer', async () => {
     const { owner } = await taskOnBoard();
     for (let i = 0; i < 2; i++) {
@@ -155,9 +168,9 @@ describe('read cache: the clock', () => {
     cache.keepAnswer(actor, '/tasks/1', cache.begin()!, '{"fresh":true}', {});
     cache.changed({ organizationIds: [8], userId: 3 });
     expect(cache.answer(actor, '/tasks/1')?.body).toBe('{"fresh":true}');
-    // A change whose organization is unknown forgets everything.
-    cache.changed({ organizationIds: [0], userId: null });
-    expect(cache.answer(actor, '/tasks/1')).toBeNull();
+    // A registration (organization 0, a new user) cannot have changed what was kept.
+    cache.changed({ organizationIds: [0], userId: 4 });
+    expect(cache.answer(actor, '/tasks/1')?.body).toBe('{"fresh":true}');
   });
 
   it('drops a credential when its user acts, wherever, and when its expiry passes', () => {
