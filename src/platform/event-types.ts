@@ -4,7 +4,7 @@
  * Their payload schemas are in src/modules/events/events.catalogue.ts.
  */
 export const EVENT_TYPES = [
-  'task.created', 'task.updated', 'task.moved', 'task.archived', 'task.restored', 'task.deleted', 'task.duplicated',
+  'task.created', 'task.updated', 'task.moved', 'task.left', 'task.archived', 'task.restored', 'task.deleted', 'task.duplicated',
   'message.created', 'message.updated', 'message.deleted', 'message.pinned', 'message.reaction.added', 'message.reaction.removed',
   'time-record.created', 'time-record.updated', 'time-record.deleted', 'timer.started', 'timer.stopped',
   'stage.created', 'stage.updated', 'stage.moved', 'stage.sorted', 'stage.deleted',

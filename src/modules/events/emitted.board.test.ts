@@ -204,3 +204,65 @@ describe('refused requests', () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe('events of tasks moved by column operations and across projects', () => {
+  it('announces task.moved for each task a column operation moves', async () => {
+    const { owner, project, stages, task, org, where } = await boardWithTask();
+    const as = t.as(owner);
+    const other = await f.task(owner, stages[0]!.id);
+    await newEvents(org);
+
+    const res = await as.post(`/projects/${project.id}/stages`, { name: 'Third', order: 2, tasks: [task.id, other.id] });
+    expect(res.statusCode).toBe(201);
+    const third = res.json();
+    const created = await newEvents(org);
+    expect(created.map((e) => [e.type, e.taskId])).toEqual([['task.moved', task.id], ['task.moved', other.id], ['stage.created', null]]);
+    for (const e of created) expect(e).toMatchObject({ ...where, actorId: owner.id });
+    expect(created[0]!.payload).toMatchObject({ task: { id: task.id }, history: { type: 3, state: 'moved to column "Third"' }, changes: ['stages'] });
+
+    expect((await as.delete(`/projects/${project.id}/stages/${third.id}?moveTasksTo=${stages[1]!.id}`)).statusCode).toBe(204);
+    expect((await newEvents(org)).map((e) => [e.type, e.taskId])).toEqual([['task.moved', task.id], ['task.moved', other.id], ['stage.deleted', null]]);
+  });
+
+  it('tells the board a task left for another project with task.left, and the new board with task.moved', async () => {
+    const { owner, space, project, stages, task, org } = await boardWithTask();
+    const as = t.as(owner);
+    const elsewhere = await f.space(owner, 'Elsewhere');
+    const target = await f.project(owner, elsewhere.id, 'Target');
+    const column = await f.stage(owner, target.id, 'In');
+    await newEvents(org);
+
+    expect((await as.post('/tasks/move', { taskIds: [task.id], stageId: column.id })).statusCode).toBe(200);
+    const moved = await newEvents(org);
+    expect(moved.map((e) => [e.type, e.spaceId, e.projectId])).toEqual([
+      ['task.moved', elsewhere.id, target.id],
+      ['task.left', space.id, project.id],
+    ]);
+    expect(moved[1]).toMatchObject({ taskId: task.id, actorId: owner.id, payload: { id: task.id, stageId: stages[0]!.id } });
+
+    // Within a project nothing is left.
+    const second = await f.stage(owner, target.id, 'Next', 1);
+    await newEvents(org);
+    await as.post('/tasks/move', { taskIds: [task.id], stageId: second.id });
+    expect((await newEvents(org)).map((e) => e.type)).toEqual(['task.moved']);
+
+    // A restore into another project's column leaves the project it was archived in.
+    await as.patch(`/tasks/${task.id}/archive`, { stageId: second.id });
+    await newEvents(org);
+    expect((await as.patch(`/tasks/${task.id}/restore`, { stageId: stages[1]!.id })).statusCode).toBe(200);
+    expect((await newEvents(org)).map((e) => [e.type, e.projectId, e.payload.stageId ?? null])).toEqual([
+      ['task.restored', project.id, null],
+      ['task.left', target.id, second.id],
+    ]);
+
+    // A column moved to another project takes its tasks: task.moved to the new board, task.left to the old.
+    const res = await as.patch(`/projects/${project.id}/stages/${stages[1]!.id}/project`, { projectId: target.id });
+    expect(res.statusCode).toBe(200);
+    expect((await newEvents(org)).map((e) => [e.type, e.projectId])).toEqual([
+      ['task.moved', target.id],
+      ['task.left', project.id],
+      ['stage.deleted', project.id],
+      ['stage.created', target.id],
+    ]);
+  });
+});

@@ -34,6 +34,14 @@ const TaskChange = Type.Object({
   changes: Type.Array(Type.String(), { description: 'the Task fields the change touched (empty for created and duplicated)' }),
 });
 
+const TaskLeft = Type.Object(
+  {
+    id: Type.Integer({ description: 'the task' }),
+    stageId: Type.Integer({ description: 'the column it left; the envelope names that column\'s project and space' }),
+  },
+  { description: 'sent to the board a task left for another project, whose readers may not see where it went (task.moved tells the new board)' },
+);
+
 const OrderedStages = Type.Object({
   projectId: Type.Integer(),
   stages: Type.Array(StageSchema, { description: "every column of the project in its new order" }),
@@ -77,6 +85,7 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   'task.created': TaskChange,
   'task.updated': TaskChange,
   'task.moved': TaskChange,
+  'task.left': TaskLeft,
   'task.archived': TaskChange,
   'task.restored': TaskChange,
   'task.deleted': Deleted('task'),

@@ -230,6 +230,25 @@ describe('real-time events: WebSocket and SSE', () => {
     watcher.close();
   });
 
+  it('tells the old board a task left for a space its reader cannot read, without showing where it went', async () => {
+    const { owner, project, stages, editor, reader } = await board();
+    const task = await f.task(editor, stages[0]!.id, { name: 'leaving' });
+    const elsewhere = await f.space(owner, 'Elsewhere');
+    const target = await f.project(owner, elsewhere.id, 'Target');
+    const column = await f.stage(owner, target.id, 'In');
+    const client = await wsFor(reader);
+    await client.request({ type: 'subscribe', projectIds: [project.id] }, 'subscribed');
+    const watcher = await wsFor(owner);
+    await watcher.request({ type: 'subscribe', types: ['task.*'] }, 'subscribed');
+    expect((await t.as(owner).post('/tasks/move', { taskIds: [task.id], stageId: column.id })).statusCode).toBe(200);
+    await eventually(() => expect(watcher.events.map((e) => e.type)).toEqual(['task.moved', 'task.left']));
+    await eventually(() => expect(client.events.map((e) => [e.type, e.taskId, e.projectId, e.payload])).toEqual([
+      ['task.left', task.id, project.id, { id: task.id, stageId: stages[0]!.id }],
+    ]));
+    client.close();
+    watcher.close();
+  });
+
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {
     const { owner, stages, editor } = await board();
     const client = await wsFor(owner);

@@ -1,17 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { compact, lockOrder, writeOrder, type OrderedScope } from '../../platform/ordering.js';
-import { HISTORY } from '../tasks/history/history.service.js';
+import { HISTORY, recordHistory } from '../tasks/history/history.service.js';
+import { emitTaskLeft } from '../tasks/tasks.events.js';
 
 // The task_stages changes column operations need (create with tasks, delete with moveTasksTo, move to
 // another project). The tasks module owns single-task moves; these are set-based, a few statements
 // for any number of tasks, and write the history row (type 3, moved) for each task they touch.
 
 export const columnScope = (stageId: number): OrderedScope => ({ table: 'task_stages', key: 'task_id', where: sql`stage_id = ${stageId}` });
-
-const idArray = (ids: number[]) => `{${ids.join(',')}}`;
 
 interface Placed {
   taskId: number;
@@ -39,7 +38,7 @@ export async function moveTasksToStage(ctx: Ctx, input: { projectId: number; sta
   const rows = await queryRows<Placed>(
     db,
     sql`select ts.task_id as "taskId", ts.stage_id as "stageId", ts."order" from task_stages ts
-        where ts.project_id = ${input.projectId} and ts.organization_id = ${actor.organizationId} and ts.task_id = any(${idArray(ids)}::bigint[])
+        where ts.project_id = ${input.projectId} and ts.organization_id = ${actor.organizationId} and ts.task_id = any(${idArray(ids)})
         for update`,
   );
   if (rows.length !== ids.length) {
@@ -60,15 +59,11 @@ export async function moveTasksToStage(ctx: Ctx, input: { projectId: number; sta
 
   await db.execute(sql`
     update task_stages set stage_id = ${input.stageId}, "order" = null
-    where project_id = ${input.projectId} and task_id = any(${idArray(moving)}::bigint[])`);
+    where project_id = ${input.projectId} and task_id = any(${idArray(moving)})`);
   await writeOrder(db, columnScope(input.stageId), [...staying, ...arriving]);
   // Archived tasks moved along keep no position; restore puts them back on the board in this column.
-  await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(moving)}::bigint[])`);
-  await db.execute(sql`
-    insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
-    select t.organization_id, t.id, ${actor.userId}, ${HISTORY.moved}, ${`moved to column "${target.name}"`}, ${target.projectName}, t.name
-    from tasks t where t.id = any(${idArray(moving)}::bigint[])
-    order by array_position(${idArray(moving)}::bigint[], t.id)`);
+  await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(moving)})`);
+  await recordMoves(ctx, moving, `moved to column "${target.name}"`, target.projectName);
   for (const stageId of sources) await compact(db, columnScope(stageId));
   return moving;
 }
@@ -91,16 +86,18 @@ export async function carryStageTasks(
   ctx: Ctx,
   input: { stageId: number; stageName: string; target: { id: number; spaceId: number; name: string } },
 ): Promise<number[]> {
-  const { db, actor } = ctx;
-  const rows = await queryRows<{ taskId: number }>(
+  const { db } = ctx;
+  const rows = await queryRows<{ taskId: number; projectId: number; spaceId: number }>(
     db,
-    sql`select task_id as "taskId" from task_stages where stage_id = ${input.stageId} order by "order" nulls last, task_id for update`,
+    sql`select ts.task_id as "taskId", ts.project_id as "projectId", p.space_id as "spaceId"
+        from task_stages ts join projects p on p.id = ts.project_id
+        where ts.stage_id = ${input.stageId} order by ts."order" nulls last, ts.task_id for update of ts`,
   );
   const ids = rows.map((r) => Number(r.taskId));
   if (ids.length === 0) return [];
   const clashes = await queryRows<{ taskId: number }>(
     db,
-    sql`select task_id as "taskId" from task_stages where project_id = ${input.target.id} and task_id = any(${idArray(ids)}::bigint[])`,
+    sql`select task_id as "taskId" from task_stages where project_id = ${input.target.id} and task_id = any(${idArray(ids)})`,
   );
   if (clashes.length > 0) {
     throw new AppError('CONFLICT', `tasks already on the target board: ${clashes.map((c) => Number(c.taskId)).join(', ')}`);
@@ -111,10 +108,22 @@ export async function carryStageTasks(
       project_id = case when ts.pinned then ${input.target.id}::bigint else t.project_id end,
       space_id = case when ts.pinned then ${input.target.spaceId}::bigint else t.space_id end
     from task_stages ts where ts.task_id = t.id and ts.stage_id = ${input.stageId}`);
-  await db.execute(sql`
-    insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
-    select t.organization_id, t.id, ${actor.userId}, ${HISTORY.moved}, ${`moved with column "${input.stageName}" to project "${input.target.name}"`}, ${input.target.name}, t.name
-    from tasks t where t.id = any(${idArray(ids)}::bigint[])
-    order by array_position(${idArray(ids)}::bigint[], t.id)`);
+  await recordMoves(ctx, ids, `moved with column "${input.stageName}" to project "${input.target.name}"`, input.target.name);
+  emitTaskLeft(db, rows.map((r) => ({ taskId: Number(r.taskId), projectId: Number(r.projectId), spaceId: Number(r.spaceId), stageId: input.stageId })));
   return ids;
+}
+
+/** One history row (type 3) per task, through recordHistory so that each also announces task.moved. */
+async function recordMoves(ctx: Ctx, taskIds: number[], state: string, projectName: string): Promise<void> {
+  const names = await namesOf(ctx.db, taskIds);
+  await recordHistory(
+    ctx.db,
+    ctx.actor,
+    taskIds.map((taskId) => ({ taskId, type: HISTORY.moved, state, projectName, taskName: names.get(taskId) ?? '' })),
+  );
+}
+
+async function namesOf(db: Queryable, taskIds: number[]): Promise<Map<number, string>> {
+  const rows = await queryRows<{ id: number; name: string }>(db, sql`select id, name from tasks where id = any(${idArray(taskIds)})`);
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
 }

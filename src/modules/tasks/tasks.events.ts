@@ -62,6 +62,24 @@ export function emitTaskHistory(db: Queryable, organizationId: number, history: 
   }
 }
 
+export interface TaskDeparture {
+  taskId: number;
+  spaceId: number;
+  projectId: number;
+  stageId: number;
+}
+
+/**
+ * A task relocated to another project: the board it left hears `task.left {id, stageId}`, judged by
+ * that board's readers. task.moved carries the whole task and goes where the task now is, so those
+ * who may read only the old board would otherwise keep a card that is gone.
+ */
+export function emitTaskLeft(db: Queryable, departures: TaskDeparture[]): void {
+  for (const d of departures) {
+    emit(db, { type: 'task.left', taskId: d.taskId, spaceId: d.spaceId, projectId: d.projectId, payload: { id: d.taskId, stageId: d.stageId } });
+  }
+}
+
 /** A task deleted for good: `{id}`, with where it was (read before the delete). */
 export function emitTaskDeleted(db: Queryable, task: { id: number; spaceId: number | null; projectId: number | null }): void {
   emit(db, { type: 'task.deleted', taskId: task.id, spaceId: task.spaceId, projectId: task.projectId, payload: { id: task.id } });

@@ -6,9 +6,9 @@ import type { HistoryDto } from '../history/history.schemas.js';
 import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.js';
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
-import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire } from './columns.js';
+import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
 import { idArray } from '../../../db/client.js';
-
+import { emitTaskLeft, type TaskDeparture } from '../tasks.events.js';
 
 export interface MoveTasksInput {
   taskIds: number[];
@@ -61,6 +61,7 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
       taskName: names.get(p.taskId)!,
     })),
   );
+  emitTaskLeft(db, plans.filter((p) => p.from.projectId !== target.projectId).map((p) => departure(p, columns)));
   const records = await loadTaskRecords(db, actor.organizationId, taskIds);
   return { tasks: records.map(presentTask), history };
 }
@@ -121,6 +122,15 @@ export async function restoreTask(ctx: Ctx, taskId: number, input: { stageId?: n
   const [history] = await recordHistory(db, actor, [
     { taskId, type: HISTORY.restored, state: `restored to "${column.name}"`, projectName: column.projectName, taskName: task.name },
   ]);
+  if (plan && plan.from.projectId !== target!.projectId) emitTaskLeft(db, [departure(plan, columns)]);
   const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
   return { task: presentTask(record!), history: history! };
 }
+
+/** Where a relocated task was, for the board it left. */
+const departure = (plan: Relocation, columns: Map<number, LockedColumn>): TaskDeparture => ({
+  taskId: plan.taskId,
+  spaceId: columns.get(plan.from.stageId)!.spaceId,
+  projectId: plan.from.projectId,
+  stageId: plan.from.stageId,
+});

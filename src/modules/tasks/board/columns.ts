@@ -29,6 +29,7 @@ export interface LockedColumn {
   name: string;
   projectId: number;
   projectName: string;
+  spaceId: number;
   tasksLimit: number;
 }
 
@@ -38,12 +39,12 @@ export async function lockColumns(db: Queryable, organizationId: number, stageId
   if (ids.length === 0) return new Map();
   const rows = await queryRows<LockedColumn>(
     db,
-    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", s.tasks_limit as "tasksLimit"
+    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
         from stages s join projects p on p.id = s.project_id
         where s.id = any(${idArray(ids)}) and s.organization_id = ${organizationId}
         order by s.id for no key update of s`,
   );
-  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), tasksLimit: Number(r.tasksLimit) }]));
+  return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) }]));
 }
 
 /** 400 STAGE_TASKS_LIMIT when `incoming` more tasks would overfill the (locked) column. */
