@@ -14,11 +14,18 @@ interface Target {
   editorsOnly?: boolean;
 }
 
+/** Where an event may be read through, for subscription filters: its project and that project's spaces (home and linked). */
+export interface Place {
+  projectIds: number[];
+  spaceIds: number[];
+}
+
 /** Who, among the connected users of one organization, may read what — as of now. */
 export interface Audience {
   /** The credential is live and the user still an active member of the organization. */
   valid(listener: Listener): boolean;
   mayRead(listener: Listener, event: Target): boolean;
+  placeOf(event: Target): Place;
 }
 
 /**
@@ -87,6 +94,11 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
       if (e.spaceId !== null) return orgWide || (mine?.has(e.spaceId) ?? false);
       if (e.projectId !== null) return orgWide;
       return true;
+    },
+    placeOf(e) {
+      const spaceIds = new Set(e.projectId === null ? [] : (homesOf.get(e.projectId) ?? []));
+      if (e.spaceId !== null) spaceIds.add(e.spaceId);
+      return { projectIds: e.projectId === null ? [] : [e.projectId], spaceIds: [...spaceIds] };
     },
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Db } from '../db/client.js';
 import { matchesTypes } from './event-types.js';
 import { envelopeOf, type EventEnvelope, type RecordedEvent } from './events.js';
-import { audienceOf, type Audience } from './realtime-audience.js';
+import { audienceOf, type Audience, type Place } from './realtime-audience.js';
 
 /** What a connection asked for: ids and types narrow, empty or absent lists do not. */
 export interface Subscription {
@@ -192,6 +192,7 @@ export class EventHub {
       const events = rows.map((row) => recordOf(org, row));
       const projects = [...new Set(events.map((e) => e.projectId).filter((p): p is number => p !== null))];
       const audience = await audienceOf(this.db, org, subs, projects);
+      const places = new Map(events.map((e) => [e.id, audience.placeOf(e)]));
       const last = Number(rows[rows.length - 1]!.id);
       const current = this.byOrg.get(org);
       for (const sub of subs) {
@@ -202,7 +203,7 @@ export class EventHub {
           this.drop(sub, CLOSE_UNAUTHORIZED, 'credential or membership no longer valid');
           continue;
         }
-        this.deliver(sub, events, audience);
+        this.deliver(sub, events, audience, places);
         sub.cursor = Math.max(sub.cursor, last);
         if (sub.buffered() > this.options.maxBufferedBytes) this.drop(sub, CLOSE_SLOW_CONSUMER, 'client too slow; reconnect and resume');
       }
@@ -210,10 +211,10 @@ export class EventHub {
     }
   }
 
-  private deliver(sub: Subscriber, events: RecordedEvent[], audience: Audience): void {
+  private deliver(sub: Subscriber, events: RecordedEvent[], audience: Audience, places: Map<number, Place>): void {
     for (const event of events) {
       if (event.id <= sub.cursor) continue;
-      if (!mayReceive(audience, sub, event) || !wanted(sub, event)) continue;
+      if (!mayReceive(audience, sub, event) || !wanted(sub, event, places.get(event.id)!)) continue;
       sub.send(envelopeOf(event));
     }
   }
@@ -254,10 +255,12 @@ function mayReceive(audience: Audience, sub: Subscriber, event: RecordedEvent): 
   }
 }
 
-function wanted(sub: Subscriber, e: RecordedEvent): boolean {
+/** A subscription naming spaces matches an event of a project linked into one of them, too. */
+function wanted(sub: Subscriber, e: RecordedEvent, place: Place): boolean {
   if (sub.subscriptions === null) return true;
-  const has = (list: number[] | undefined, value: number | null) => !list || list.length === 0 || (value !== null && list.includes(value));
+  const any = (list: number[] | undefined, values: number[]) => !list || list.length === 0 || values.some((v) => list.includes(v));
+  const taskIds = e.taskId === null ? [] : [e.taskId];
   return sub.subscriptions.some(
-    (s) => has(s.spaceIds, e.spaceId) && has(s.projectIds, e.projectId) && has(s.taskIds, e.taskId) && matchesTypes(e.type, s.types),
+    (s) => any(s.spaceIds, place.spaceIds) && any(s.projectIds, place.projectIds) && any(s.taskIds, taskIds) && matchesTypes(e.type, s.types),
   );
 }

@@ -249,6 +249,18 @@ describe('real-time events: WebSocket and SSE', () => {
     watcher.close();
   });
 
+  it('a subscription to a space gets the events of a project linked into it', async () => {
+    const { owner, project, stages, editor } = await board();
+    const other = await f.space(owner, 'Linked into');
+    const member = await f.spaceMember(owner, other.id, 'member');
+    expect((await t.as(owner).post(`/projects/${project.id}/spaces`, { spaceId: other.id })).statusCode).toBe(201);
+    const client = await wsFor(member);
+    await client.request({ type: 'subscribe', spaceIds: [other.id], types: ['task.*'] }, 'subscribed');
+    const task = await f.task(editor, stages[0]!.id, { name: 'seen through the link' });
+    await eventually(() => expect(client.events.map((e) => [e.type, e.taskId, e.projectId])).toEqual([['task.created', task.id, project.id]]));
+    client.close();
+  });
+
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {
     const { owner, stages, editor } = await board();
     const client = await wsFor(owner);
