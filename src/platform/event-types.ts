@@ -40,3 +40,14 @@ export function matchesTypes(type: string, patterns: readonly string[] | null | 
   if (!patterns || patterns.length === 0) return true;
   return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
 }
+
+/**
+ * The reglament a reglament.* event is about: `reglamentId` in the payloads of passes, versions and
+ * questions, `id` in the reglament's own forms. Who may read it is decided by that reglament.
+ */
+export function reglamentIdOf(type: string, payload: unknown): number | null {
+  if (!type.startsWith('reglament.')) return null;
+  const p = payload as { id?: unknown; reglamentId?: unknown } | null;
+  const id = typeof p?.reglamentId === 'number' ? p.reglamentId : p?.id;
+  return typeof id === 'number' ? id : null;
+}

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Db } from '../db/client.js';
+import { reglamentIdOf } from './event-types.js';
 
 interface Listener {
   userId: number;
@@ -7,6 +8,8 @@ interface Listener {
 }
 
 interface Target {
+  type: string;
+  payload: unknown;
   spaceId: number | null;
   projectId: number | null;
   userId: number | null;
@@ -31,13 +34,16 @@ export interface Audience {
 /**
  * Reads, with four set-based queries whatever the number of connections and events: live
  * credentials, organization memberships, space memberships of the connected users, and the spaces
- * of the events' projects (home and linked), the same rules as platform/access.ts.
+ * of the events' projects (home and linked), the same rules as platform/access.ts. Reglament events
+ * add a fifth, the spaces showing those reglaments, as the reglaments policy reads them.
  */
-export async function audienceOf(db: Db, organizationId: number, listeners: Listener[], projectIds: number[]): Promise<Audience> {
+export async function audienceOf(db: Db, organizationId: number, listeners: Listener[], events: Target[]): Promise<Audience> {
+  const projectIds = [...new Set(events.map((e) => e.projectId).filter((p): p is number => p !== null))];
+  const reglamentIds = [...new Set(events.map((e) => reglamentIdOf(e.type, e.payload)).filter((r): r is number => r !== null))];
   const users = new Set(listeners.map((l) => l.userId));
   // Hex digests: safe inside an array literal.
   const hashes = [...new Set(listeners.map((l) => l.credentialHash))];
-  const [live, members, spaces, projectSpaces] = await Promise.all([
+  const [live, members, spaces, projectSpaces, reglamentSpaces] = await Promise.all([
     queryRows<{ hash: string }>(
       db,
       sql`select token_hash as hash from sessions where token_hash = any(${`{${hashes.join(',')}}`}::text[]) and revoked_at is null and expires_at > now()
@@ -65,6 +71,13 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
               select ps.project_id, ps.space_id from project_spaces ps join projects p on p.id = ps.project_id
               where p.organization_id = ${organizationId} and ps.project_id = any(${idArray(projectIds)}) and p.deleted_at is null`,
         ),
+    reglamentIds.length === 0
+      ? Promise.resolve([])
+      : queryRows<{ reglamentId: number; spaceId: number }>(
+          db,
+          sql`select reglament_id as "reglamentId", space_id as "spaceId" from reglament_spaces
+              where organization_id = ${organizationId} and reglament_id = any(${idArray(reglamentIds)})`,
+        ),
   ]);
   const liveHashes = new Set(live.map((r) => r.hash));
   const roleOf = new Map(members.map((m) => [Number(m.userId), m.role]));
@@ -80,6 +93,14 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
   }
   const homesOf = new Map<number, number[]>();
   for (const r of projectSpaces) homesOf.set(Number(r.projectId), [...(homesOf.get(Number(r.projectId)) ?? []), Number(r.spaceId)]);
+  const shownIn = new Map<number, number[]>();
+  for (const r of reglamentSpaces) shownIn.set(Number(r.reglamentId), [...(shownIn.get(Number(r.reglamentId)) ?? []), Number(r.spaceId)]);
+  // The spaces an event is read through, when not just its own: a project's (home and linked), a reglament's.
+  const readThrough = (e: Target): number[] | undefined => {
+    if (e.projectId !== null && homesOf.has(e.projectId)) return homesOf.get(e.projectId);
+    const reglament = reglamentIdOf(e.type, e.payload);
+    return reglament === null ? undefined : shownIn.get(reglament);
+  };
 
   return {
     valid: (l) => liveHashes.has(l.credentialHash) && roleOf.has(l.userId),
@@ -89,14 +110,15 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
       if (!role) return false;
       const orgWide = role === 'owner' || role === 'admin';
       const mine = (e.editorsOnly ? editingOf : spacesOf).get(l.userId);
-      if (e.projectId !== null && homesOf.has(e.projectId)) return orgWide || homesOf.get(e.projectId)!.some((s) => mine?.has(s) ?? false);
+      const through = readThrough(e);
+      if (through) return orgWide || through.some((s) => mine?.has(s) ?? false);
       // A project that is gone (deleted, in the trash) is judged by the space it was in.
       if (e.spaceId !== null) return orgWide || (mine?.has(e.spaceId) ?? false);
       if (e.projectId !== null) return orgWide;
       return true;
     },
     placeOf(e) {
-      const spaceIds = new Set(e.projectId === null ? [] : (homesOf.get(e.projectId) ?? []));
+      const spaceIds = new Set(readThrough(e) ?? []);
       if (e.spaceId !== null) spaceIds.add(e.spaceId);
       return { projectIds: e.projectId === null ? [] : [e.projectId], spaceIds: [...spaceIds] };
     },

@@ -190,8 +190,7 @@ export class EventHub {
       );
       if (rows.length === 0) return;
       const events = rows.map((row) => recordOf(org, row));
-      const projects = [...new Set(events.map((e) => e.projectId).filter((p): p is number => p !== null))];
-      const audience = await audienceOf(this.db, org, subs, projects);
+      const audience = await audienceOf(this.db, org, subs, events);
       const places = new Map(events.map((e) => [e.id, audience.placeOf(e)]));
       const last = Number(rows[rows.length - 1]!.id);
       const current = this.byOrg.get(org);

@@ -261,6 +261,29 @@ describe('real-time events: WebSocket and SSE', () => {
     client.close();
   });
 
+  it('sends a reglament’s events to the readers of every space showing it, and to a space subscription there', async () => {
+    const { owner, space } = await board();
+    const r = reglamentFactories(t);
+    const group = await r.group(owner, space.id);
+    const reglament = await r.reglament(owner, group.id, { name: 'Shared rules' });
+    const second = await f.space(owner, 'Second');
+    await r.group(owner, second.id, 'Main');
+    const there = await f.spaceMember(owner, second.id, 'reader');
+    const third = await f.space(owner, 'Third');
+    const elsewhere = await f.spaceMember(owner, third.id, 'reader');
+    const client = await wsFor(there);
+    const outsider = await wsFor(elsewhere);
+    await client.request({ type: 'subscribe', spaceIds: [second.id], types: ['reglament.*'] }, 'subscribed');
+    await outsider.request({ type: 'subscribe', types: ['reglament.*'] }, 'subscribed');
+    expect((await t.as(owner).post(`/reglaments/${reglament.id}/spaces`, { spaceId: second.id })).statusCode).toBe(201);
+    expect((await t.as(owner).patch(`/reglaments/${reglament.id}/name`, { name: 'Seen there' })).statusCode).toBe(200);
+    await eventually(() => expect(client.events.at(-1)).toMatchObject({ type: 'reglament.updated', spaceId: space.id, payload: { name: 'Seen there' } }));
+    await t.app.realtime.idle();
+    expect(outsider.events).toEqual([]);
+    client.close();
+    outsider.close();
+  });
+
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {
     const { owner, stages, editor } = await board();
     const client = await wsFor(owner);

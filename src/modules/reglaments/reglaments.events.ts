@@ -4,6 +4,7 @@ import type { Ctx } from '../../platform/context.js';
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows } from '../../db/client.js';
 import { emit, type Completer, type EventType } from '../../platform/events.js';
+import { reglamentIdOf } from '../../platform/event-types.js';
 import type { QuestionDto } from './questions/questions.schemas.js';
 
 /** Appends to the reglament's full history; called inside the transaction of the change it records. */
@@ -12,18 +13,12 @@ export async function recordEvent(ctx: Ctx, reglamentId: number, action: Reglame
 }
 
 /**
- * A reglament.* change for the readers of the reglament's home space. `recordEvent` above is the
+ * A reglament.* change, for the readers of every space showing the reglament (the real-time hub
+ * looks them up at delivery; the home space is kept for filters). `recordEvent` above is the
  * reglament's own history (every action, for its history route); this is the change log clients follow.
  */
 export function emitReglament(ctx: Ctx, type: EventType, homeSpaceId: number, payload: unknown): void {
   emit(ctx, { type, spaceId: homeSpaceId, payload, completer: draftAudience });
-}
-
-/** The reglament an event is about: its own id, or that of the question or version. */
-function reglamentIdOf(type: string, payload: unknown): number | null {
-  const p = payload as { id?: unknown; reglamentId?: unknown } | null;
-  const id = type.startsWith('reglament.question.') || type === 'reglament.version.created' ? p?.reglamentId : p?.id;
-  return typeof id === 'number' ? id : null;
 }
 
 /**
