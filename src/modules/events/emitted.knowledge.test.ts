@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../test/app.js';
+import { PASSWORD, useTestApp } from '../../test/app.js';
 import { reglamentFactories } from '../reglaments/reglaments.fixtures.js';
 import { changeLog } from './emitted.fixtures.js';
 
@@ -69,6 +69,35 @@ describe('events of spaces and their members', () => {
     expect(events[4]!.payload).toEqual(member);
     expect(events[5]!.payload).toEqual({ id: member.id, userId: user.id });
     expect(events[7]!.payload).toMatchObject({ id: org, name: 'Acme' });
+  });
+
+  it('announces a profile change to every organization the user belongs to, with its Member form', async () => {
+    const owner = await t.org();
+    const user = await t.member(owner, 'member'); // also the owner of an organization of their own
+    const own = (await t.as(user).get('/user/organizations')).json().find((o: { id: number }) => o.id !== owner.organizationId).id as number;
+    await newEvents(owner.organizationId);
+    await newEvents(own);
+
+    expect((await t.as(user).patch('/user/name', { name: 'Renamed' })).statusCode).toBe(200);
+    for (const org of [owner.organizationId, own]) {
+      const events = await newEvents(org);
+      expect(events).toMatchObject([{ type: 'organization.member.updated', actorId: user.id, spaceId: null, payload: { userId: user.id, name: 'Renamed' } }]);
+    }
+    const listed = (await t.as(owner).get('/user/organization')).json().members.find((m: { userId: number }) => m.userId === user.id);
+    const [event] = await (async () => {
+      await t.as(user).patch('/user/job-title', { jobTitle: 'Pilot' });
+      return newEvents(owner.organizationId);
+    })();
+    expect(event!.payload).toEqual({ ...listed, jobTitle: 'Pilot' });
+
+    // Once removed from an organization, it hears no more of them.
+    await t.as(owner).delete(`/user/organization/members/${user.id}`);
+    await newEvents(owner.organizationId);
+    await newEvents(own);
+    const login = (await t.as(null).post('/auth/login', { email: user.email, password: PASSWORD })).json();
+    expect((await t.app.inject({ method: 'DELETE', url: '/user/avatar', headers: { 'service-session': login.session } })).statusCode).toBe(200);
+    expect(await newEvents(owner.organizationId)).toEqual([]);
+    expect((await newEvents(own)).map((e) => e.type)).toEqual(['organization.member.updated']);
   });
 
   it('announces organization labels', async () => {

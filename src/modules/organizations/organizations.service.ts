@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { apiTokens, files, organizationMembers, organizations, subscriptions, users } from '../../db/schema/index.js';
@@ -34,15 +34,29 @@ export async function createOrganization(db: Queryable, ownerId: number, name: s
   return org!.id;
 }
 
-async function loadMembers(db: Queryable, organizationId: number, userId?: number): Promise<MemberDto[]> {
-  const rows = await db
+const memberRows = (db: Queryable, where: SQL | undefined) =>
+  db
     .select({ member: organizationMembers, user: users, avatarKey: userAvatar.key })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
     .leftJoin(userAvatar, eq(userAvatar.id, users.avatarFileId))
-    .where(and(eq(organizationMembers.organizationId, organizationId), userId ? eq(organizationMembers.userId, userId) : undefined))
+    .where(where)
     .orderBy(asc(organizationMembers.id));
+
+async function loadMembers(db: Queryable, organizationId: number, userId?: number): Promise<MemberDto[]> {
+  const rows = await memberRows(db, and(eq(organizationMembers.organizationId, organizationId), userId ? eq(organizationMembers.userId, userId) : undefined));
   return rows.map((r) => presentMember(r.member, r.user, r.avatarKey));
+}
+
+/**
+ * A user changed their own profile (name, avatar, contacts): every organization they belong to
+ * shows it in its member list, so each hears organization.member.updated, in the change's transaction.
+ */
+export async function announceProfileChange(ctx: Ctx): Promise<void> {
+  const rows = await memberRows(ctx.db, and(eq(organizationMembers.userId, ctx.actor.userId), isNull(organizationMembers.deletedAt)));
+  for (const r of rows) {
+    emit(ctx, { type: 'organization.member.updated', organizationId: r.member.organizationId, payload: presentMember(r.member, r.user, r.avatarKey) });
+  }
 }
 
 /** The spec's Organization form for one viewer, in three queries whatever the member count. */

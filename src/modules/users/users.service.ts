@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { FileStore } from '../../platform/files.js';
 import { recordFile, type ReceivedFile } from '../files/files.service.js';
+import { announceProfileChange } from '../organizations/organizations.service.js';
 import { presentUser } from './users.presenter.js';
 import type { UserDto } from './users.schemas.js';
 
@@ -33,6 +34,7 @@ export async function updateProfile(ctx: Ctx, field: ProfileField, value: string
     .update(users)
     .set({ [field]: stored, updatedAt: new Date() })
     .where(eq(users.id, ctx.actor.userId));
+  await announceProfileChange(ctx);
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
@@ -51,6 +53,7 @@ export async function clearPersonalData(ctx: Ctx, store: FileStore): Promise<Use
     .update(users)
     .set({ phoneNumber: null, birthDate: null, jobTitle: null, messengerLink: null, codeHostLink: null, updatedAt: new Date() })
     .where(eq(users.id, ctx.actor.userId));
+  await announceProfileChange(ctx);
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
@@ -59,12 +62,14 @@ export async function changeAvatar(ctx: Ctx, store: FileStore, received: Receive
   // A user's avatar is not tenant data: users span organizations, so it carries no organization.
   const file = await recordFile(ctx, store, received, { purpose: 'avatar', organizationId: null });
   await ctx.db.update(users).set({ avatarFileId: file.id, updatedAt: new Date() }).where(eq(users.id, ctx.actor.userId));
+  await announceProfileChange(ctx);
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
 export async function deleteAvatar(ctx: Ctx, store: FileStore): Promise<UserDto> {
   await dropAvatar(ctx, store);
   await ctx.db.update(users).set({ updatedAt: new Date() }).where(eq(users.id, ctx.actor.userId));
+  await announceProfileChange(ctx);
   return loadUser(ctx.db, ctx.actor.userId);
 }
 
