@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import type { EventInput } from '../../platform/events.js';
 import { COLUMNS, presentNotification, type NotificationRow } from './notifications.presenter.js';
@@ -16,6 +16,15 @@ export interface Candidate {
   actorId?: number | null;
   eventId?: number | null;
 }
+
+/**
+ * Who may read a task besides the organization's owners and admins: a member of a space holding one
+ * of its projects (home or linked), the tasks policy's rule as one SQL condition.
+ */
+export const inSpaceOfTask = (user: SQL, task: SQL): SQL =>
+  sql`exists (select 1 from space_members sm where sm.user_id = ${user} and sm.space_id in (
+        select p.space_id from task_stages ts join projects p on p.id = ts.project_id where ts.task_id = ${task}
+        union select ps.space_id from task_stages ts join project_spaces ps on ps.project_id = ts.project_id where ts.task_id = ${task}))`;
 
 /**
  * Inserts the candidates in one statement and announces each new row to its addressee.
@@ -50,11 +59,8 @@ export async function deliver(db: Queryable, candidates: Candidate[], emit: (e: 
         join organization_members om on om.organization_id = c.organization_id and om.user_id = c.user_id
           and om.active and om.deleted_at is null
         where c.task_id is null
-           or exists (select 1 from tasks t where t.id = c.task_id and t.organization_id = c.organization_id) and (
-                om.role in ('owner', 'admin') or exists (
-                  select 1 from space_members sm where sm.user_id = c.user_id and sm.space_id in (
-                    select p.space_id from task_stages ts join projects p on p.id = ts.project_id where ts.task_id = c.task_id
-                    union select ps.space_id from task_stages ts join project_spaces ps on ps.project_id = ts.project_id where ts.task_id = c.task_id)))
+           or exists (select 1 from tasks t where t.id = c.task_id and t.organization_id = c.organization_id)
+              and (om.role in ('owner', 'admin') or ${inSpaceOfTask(sql`c.user_id`, sql`c.task_id`)})
         on conflict (organization_id, user_id, dedup_key) do nothing
         returning organization_id as "organizationId", ${COLUMNS}`,
   );

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.js';
+import { queryRows, type Queryable } from '../../db/client.js';
 import { systemWrite } from '../../platform/context.js';
 import { emit } from '../../platform/events.js';
 import { registerJob } from '../../platform/jobs.js';
-import { deliver, type Candidate } from './notifications.deliver.js';
+import { deliver, inSpaceOfTask, type Candidate } from './notifications.deliver.js';
 
 export const DUE_JOB = 'notifications.due';
 
@@ -21,9 +21,13 @@ const DUE = sql`t.status in (0, 3) and t.archived_at is null
   and ${DUE_AT} <= now() and ${DUE_AT} > now() - ${sql.raw(`interval '${LOOKBACK}'`)}`;
 // The deadline as the dedup key shows it: dateEnd in ISO 8601 with milliseconds, or the date.
 const DUE_LABEL = sql`coalesce(to_char(t.date_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t.date_end_without_time::text)`;
-// Assignee `a` of task `t` has not been told yet: quiet organizations open no transaction at all.
+// Assignee `a` of task `t` has not been told yet and may be (deliver's rule: an active member who can
+// read the task). Quiet organizations open no transaction at all, and an assignee who lost access
+// does not reopen one every minute for a notification that deliver would drop.
 const UNTOLD = sql`not exists (select 1 from notifications n where n.organization_id = t.organization_id and n.user_id = a.user_id
-  and n.dedup_key = 'task.due:' || t.id || ':' || ${DUE_LABEL})`;
+    and n.dedup_key = 'task.due:' || t.id || ':' || ${DUE_LABEL})
+  and exists (select 1 from organization_members om where om.organization_id = t.organization_id and om.user_id = a.user_id
+    and om.active and om.deleted_at is null and (om.role in ('owner', 'admin') or ${inSpaceOfTask(sql`a.user_id`, sql`t.id`)}))`;
 
 interface DueRow {
   taskId: number;
@@ -34,16 +38,20 @@ interface DueRow {
   due: string;
 }
 
-/** Tells each assignee of an overdue task, once per due date (a new date is a new deadline). */
-export async function notifyDueTasks(app: FastifyInstance): Promise<void> {
-  const organizations = await queryRows<{ id: number }>(
-    app.database.db,
+/** The organizations where someone is owed a due-date notice: the only ones the job opens a transaction for. */
+export async function organizationsOwingDueNotices(db: Queryable): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(
+    db,
     sql`select distinct t.organization_id as id from tasks t
         where ${DUE} and exists (select 1 from task_assignees a where a.task_id = t.id and ${UNTOLD})`,
   );
+  return rows.map((r) => Number(r.id));
+}
+
+/** Tells each assignee of an overdue task, once per due date (a new date is a new deadline). */
+export async function notifyDueTasks(app: FastifyInstance): Promise<void> {
   // One transaction per organization: one organization's failure or lock wait holds up no other.
-  for (const { id } of organizations) {
-    const organizationId = Number(id);
+  for (const organizationId of await organizationsOwingDueNotices(app.database.db)) {
     await systemWrite(app, organizationId, async (ctx) => {
       const rows = await queryRows<DueRow>(
         ctx.db,

@@ -4,7 +4,7 @@ import { expectProblem, useTestApp } from '../../test/app.js';
 import { runJob } from '../../platform/jobs.js';
 import type { Queryable } from '../../db/client.js';
 import type { RecordedEvent } from '../../platform/events.js';
-import { DUE_JOB } from './notifications.due.js';
+import { DUE_JOB, organizationsOwingDueNotices } from './notifications.due.js';
 import { notificationPipeline } from './notifications.pipeline.js';
 import { taskCandidates } from './notifications.rules.js';
 import { notificationKit } from './notifications.fixtures.js';
@@ -250,5 +250,15 @@ describe('due dates', () => {
     expect((await t.as(owner).patch(`/tasks/${task.id}/dates`, { dateEnd: past(3_600_000) })).statusCode).toBe(200);
     await runJob(t.app, DUE_JOB, { force: true });
     expect(await k.notes(member, '&type=task.due')).toHaveLength(2);
+  });
+
+  it('leaves out an assignee who can no longer read the task, without reopening the organization every minute', async () => {
+    const { owner, member, space, stages } = await k.world();
+    await k.task(owner, stages[0]!.id, { dateEnd: past(3_600_000), responsibleUserId: [member.id] });
+    expect(await organizationsOwingDueNotices(t.database.db)).toContain(owner.organizationId);
+    expect((await t.as(owner).delete(`/spaces/${space.id}/members/${member.id}`)).statusCode).toBe(204);
+    expect(await organizationsOwingDueNotices(t.database.db)).not.toContain(owner.organizationId);
+    await runJob(t.app, DUE_JOB, { force: true });
+    expect(await k.notes(member, '&type=task.due')).toEqual([]);
   });
 });
