@@ -18,8 +18,9 @@ export interface ProjectRecord {
   createdAt: Date | string;
   updatedAt: Date | string;
   favorite: boolean | null;
-  timelineScale: string | null;
-  timelineGrouping: string | null;
+  // Only the routes' enumerated values are ever stored.
+  timelineScale: ProjectDto['viewSettings']['timelineScale'] | null;
+  timelineGrouping: ProjectDto['viewSettings']['timelineGrouping'] | null;
 }
 
 export function presentProject(r: ProjectRecord): ProjectDto {

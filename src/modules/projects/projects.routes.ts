@@ -89,7 +89,21 @@ export default async function projectRoutes(app: App): Promise<void> {
   app.patch(
     '/projects/:projectId/favorite',
     { schema: { tags, summary: "Set the caller's favourite flag on a project", params: S.ProjectParams, body: S.FavoriteBody, response: { 200: S.ProjectSchema } } },
-    (request) => write(app, request, (ctx) => projects.setProjectFavorite(ctx, request.params.projectId, request.body.favorite)),
+    (request) => write(app, request, (ctx) => projects.setPersonalSettings(ctx, request.params.projectId, { favorite: request.body.favorite })),
+  );
+
+  app.patch(
+    '/projects/:projectId/timeline-scale',
+    { schema: { tags, summary: "Set the caller's timeline zoom on a project", params: S.ProjectParams, body: S.TimelineScaleBody, response: { 200: S.ProjectSchema } } },
+    (request) => write(app, request, (ctx) => projects.setPersonalSettings(ctx, request.params.projectId, { timelineScale: request.body.timelineScale })),
+  );
+
+  app.patch(
+    '/projects/:projectId/timeline-grouping',
+    {
+      schema: { tags, summary: "Set the caller's timeline swimlanes on a project", params: S.ProjectParams, body: S.TimelineGroupingBody, response: { 200: S.ProjectSchema } },
+    },
+    (request) => write(app, request, (ctx) => projects.setPersonalSettings(ctx, request.params.projectId, { timelineGrouping: request.body.timelineGrouping })),
   );
 
   app.patch(

@@ -2,6 +2,13 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
 import { StageSchema } from '../stages/stages.schemas.js';
 
+export const TimelineScale = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month'), Type.Literal('quarter')], {
+  description: 'the timeline zoom: day, week, month or quarter',
+});
+export const TimelineGrouping = Type.Union([Type.Literal('none'), Type.Literal('stage'), Type.Literal('assignee'), Type.Literal('label')], {
+  description: 'the timeline swimlanes: none, stage (column), assignee or label',
+});
+
 export const ProjectSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -19,10 +26,10 @@ export const ProjectSchema = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
     favorite: Type.Boolean({ description: "the caller's flag" }),
-    viewSettings: Type.Object({
-      timelineScale: Type.String(),
-      timelineGrouping: Type.String(),
-    }),
+    viewSettings: Type.Object(
+      { timelineScale: TimelineScale, timelineGrouping: TimelineGrouping },
+      { description: "the caller's timeline zoom and swimlanes" },
+    ),
   },
   { $id: 'Project' },
 );
@@ -69,6 +76,8 @@ export const SpaceProjectsQuery = Type.Object(paging);
 export const NameBody = Type.Object({ name: Name() });
 export const DescriptionBody = Type.Object({ description: Description });
 export const FavoriteBody = Type.Object({ favorite: Type.Boolean({ description: "the caller's favourite flag" }) });
+export const TimelineScaleBody = Type.Object({ timelineScale: TimelineScale });
+export const TimelineGroupingBody = Type.Object({ timelineGrouping: TimelineGrouping });
 export const ShowDocumentationTabBody = Type.Object({ showDocumentationTab: Type.Boolean() });
 export const ShowTimelineTabBody = Type.Object({ showTimelineTab: Type.Boolean() });
 export const ShowCalendarTabBody = Type.Object({ showCalendarTab: Type.Boolean() });

@@ -146,13 +146,18 @@ export async function updateProject(ctx: Ctx, projectId: number, patch: ProjectP
   return project;
 }
 
-/** The caller's own flag; readers may keep favourites too. */
-export async function setProjectFavorite(ctx: Ctx, projectId: number, favorite: boolean): Promise<ProjectDto> {
+export type PersonalSettings = Partial<Pick<typeof projectUserSettings.$inferInsert, 'favorite' | 'timelineScale' | 'timelineGrouping'>>;
+
+/**
+ * The caller's own favourite flag and timeline view (zoom, swimlanes): readers may keep them too,
+ * and nobody else sees them, so they announce nothing.
+ */
+export async function setPersonalSettings(ctx: Ctx, projectId: number, values: PersonalSettings): Promise<ProjectDto> {
   await authorizeProject(ctx.db, ctx.actor, projectId, 'personalize');
   await ctx.db
     .insert(projectUserSettings)
-    .values({ organizationId: ctx.actor.organizationId, projectId, userId: ctx.actor.userId, favorite })
-    .onConflictDoUpdate({ target: [projectUserSettings.projectId, projectUserSettings.userId], set: { favorite } });
+    .values({ organizationId: ctx.actor.organizationId, projectId, userId: ctx.actor.userId, ...values })
+    .onConflictDoUpdate({ target: [projectUserSettings.projectId, projectUserSettings.userId], set: values });
   return loadProject(ctx.db, ctx.actor, projectId);
 }
 

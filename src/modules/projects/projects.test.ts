@@ -170,6 +170,37 @@ describe('favourite a project', () => {
   });
 });
 
+describe("the caller's timeline view", () => {
+  it('keeps zoom and swimlanes per user, readers included, and announces nothing', async () => {
+    const b = await boardWithRoles(t, 0);
+    const [before] = await t.sql<{ n: number }>(sql`select count(*)::int as n from events where organization_id = ${b.owner.organizationId}`);
+    const scale = await t.as(b.reader).patch(`/projects/${b.project.id}/timeline-scale`, { timelineScale: 'month' });
+    expect([scale.statusCode, scale.json().viewSettings]).toEqual([200, { timelineScale: 'month', timelineGrouping: 'none' }]);
+    const grouping = await t.as(b.reader).patch(`/projects/${b.project.id}/timeline-grouping`, { timelineGrouping: 'assignee' });
+    expect([grouping.statusCode, grouping.json().viewSettings]).toEqual([200, { timelineScale: 'month', timelineGrouping: 'assignee' }]);
+    expect((await t.as(b.reader).get(`/projects/${b.project.id}`)).json()).toMatchObject({ favorite: false, viewSettings: { timelineScale: 'month', timelineGrouping: 'assignee' } });
+    expect((await t.as(b.owner).get(`/projects/${b.project.id}`)).json().viewSettings).toEqual({ timelineScale: 'week', timelineGrouping: 'none' });
+    // The favourite flag shares the row and is left as it was.
+    await t.as(b.reader).patch(`/projects/${b.project.id}/favorite`, { favorite: true });
+    expect((await t.as(b.reader).get(`/projects/${b.project.id}`)).json()).toMatchObject({ favorite: true, viewSettings: { timelineScale: 'month' } });
+    const [after] = await t.sql<{ n: number }>(sql`select count(*)::int as n from events where organization_id = ${b.owner.organizationId}`);
+    expect(after!.n).toBe(before!.n);
+  });
+
+  for (const [path, body, badBody] of [
+    ['timeline-scale', { timelineScale: 'day' }, { timelineScale: 'year' }],
+    ['timeline-grouping', { timelineGrouping: 'label' }, { timelineGrouping: 'priority' }],
+  ] as const) {
+    commonCases(t, `PATCH /projects/{id}/${path}`, {
+      method: 'PATCH',
+      async setup() {
+        const b = await boardWithRoles(t, 0);
+        return { url: `/projects/${b.project.id}/${path}`, owner: b.owner, body, badBody };
+      },
+    });
+  }
+});
+
 describe('delete and restore a project', () => {
   it('soft-deletes: hidden, its board unreachable, siblings renumbered; restore brings it back at the end', async () => {
     const b = await boardWithRoles(t, 1);
