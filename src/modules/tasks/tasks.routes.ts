@@ -5,6 +5,7 @@ import * as S from './tasks.schemas.js';
 import * as tasks from './tasks.service.js';
 import boardRoutes from './board/board.routes.js';
 import taskListRoutes from './lists/lists.routes.js';
+import taskExportRoutes from './export/export.routes.js';
 
 const tags = ['Kanban task actions'];
 
@@ -83,4 +84,5 @@ export default async function taskRoutes(app: App): Promise<void> {
 
   await boardRoutes(app);
   await taskListRoutes(app);
+  await taskExportRoutes(app);
 }
