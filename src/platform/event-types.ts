@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'time-record.created', 'time-record.updated', 'time-record.deleted', 'timer.started', 'timer.stopped',
   'stage.created', 'stage.updated', 'stage.moved', 'stage.sorted', 'stage.deleted',
   'project.created', 'project.updated', 'project.deleted', 'project.restored', 'project.linked', 'project.unlinked',
+  'tab.created', 'tab.updated', 'tab.deleted',
   'table.updated',
   'space.created', 'space.updated', 'space.archived', 'space.restored', 'space.deleted',
   'space.member.added', 'space.member.updated', 'space.member.removed',

@@ -15,3 +15,4 @@ export * from './messages.js';
 export * from './events.js';
 export * from './notifications.js';
 export * from './webhooks.js';
+export * from './tabs.js';

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { EventType } from '../../platform/event-types.js';
 import { LabelSchema } from '../labels/labels.schemas.js';
+import { TabSchema } from '../projects/tabs/tabs.schemas.js';
 import { MemberSchema, OrganizationSchema } from '../organizations/organizations.schemas.js';
 import { PageFullSchema, PageSchema } from '../docs/docs.schemas.js';
 import { ProjectDocumentationSchema } from '../project-docs/project-docs.schemas.js';
@@ -116,6 +117,9 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   'project.restored': ProjectFullSchema,
   'project.linked': ProjectSchema,
   'project.unlinked': Type.Object({ id: Type.Integer({ description: 'the project' }), spaceId: Type.Integer({ description: 'the space it left' }) }),
+  'tab.created': TabSchema,
+  'tab.updated': TabSchema,
+  'tab.deleted': Deleted('tab'),
   'table.updated': TableChange,
 
   'space.created': SpaceFullSchema,

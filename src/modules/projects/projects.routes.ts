@@ -4,6 +4,7 @@ import { read, write } from '../../platform/context.js';
 import { pageOf, setPageHeaders } from '../../platform/http.js';
 import groupRoutes from './groups/groups.routes.js';
 import placementRoutes from './placement/placement.routes.js';
+import tabRoutes from './tabs/tabs.routes.js';
 import * as S from './projects.schemas.js';
 import * as projects from './projects.service.js';
 
@@ -126,4 +127,5 @@ export default async function projectRoutes(app: App): Promise<void> {
 
   await app.register(placementRoutes);
   await app.register(groupRoutes);
+  await app.register(tabRoutes);
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { TabSchema } from './tabs/tabs.schemas.js';
 import { DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
 import { StageSchema } from '../stages/stages.schemas.js';
 
@@ -39,7 +40,7 @@ export const ProjectFullSchema = Type.Object(
   {
     ...ProjectSchema.properties,
     stages: Type.Array(StageSchema),
-    tabs: Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), name: Type.String(), order: Type.String() })),
+    tabs: Type.Array(TabSchema, { description: 'the custom tabs, in order' }),
   },
   { $id: 'ProjectFull' },
 );

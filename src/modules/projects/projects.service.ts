@@ -9,6 +9,7 @@ import { emit } from '../../platform/events.js';
 import { presentStage } from '../stages/stages.presenter.js';
 import { compactSlot, placeInSlot, slotsOf } from './placement/placement.ordering.js';
 import { authorizeProject, authorizeProjectInSpace } from './projects.policy.js';
+import { listTabs } from './tabs/tabs.service.js';
 import { presentProject, type ProjectRecord } from './projects.presenter.js';
 import type { ListProjectsQueryDto, ProjectDto, ProjectFullDto } from './projects.schemas.js';
 
@@ -70,8 +71,7 @@ export async function loadProject(db: Queryable, actor: Actor, projectId: number
 export async function loadProjectFull(db: Queryable, actor: Actor, projectId: number): Promise<ProjectFullDto> {
   const project = await loadProject(db, actor, projectId);
   const columns = await db.select().from(stages).where(eq(stages.projectId, projectId)).orderBy(asc(stages.order), asc(stages.id));
-  // Custom tabs arrive with their module; until then a project has none.
-  return { ...project, stages: columns.map(presentStage), tabs: [] };
+  return { ...project, stages: columns.map(presentStage), tabs: await listTabs(db, projectId) };
 }
 
 /** The caller's readable projects across its spaces (the trash with `deleted`). */
