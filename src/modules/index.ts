@@ -15,6 +15,7 @@ import stageRoutes from './stages/stages.routes.js';
 import { taskRoutes } from './tasks/index.js';
 import taskPropertyRoutes from './tasks/properties/properties.routes.js';
 import labelRoutes from './labels/labels.routes.js';
+import templateRoutes from './templates/templates.routes.js';
 import subtaskRoutes from './tasks/subtasks/subtasks.routes.js';
 import messageRoutes from './tasks/messages/messages.routes.js';
 import timeRoutes from './time/time.routes.js';
@@ -28,4 +29,4 @@ import notificationRoutes from './notifications/notifications.routes.js';
 import eventRoutes from './events/events.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes];

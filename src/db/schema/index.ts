@@ -16,3 +16,4 @@ export * from './events.js';
 export * from './notifications.js';
 export * from './webhooks.js';
 export * from './tabs.js';
+export * from './templates.js';

@@ -6,8 +6,8 @@ export type Envelope = EventEnvelope & { payload: Record<string, unknown> };
 
 type Frame = Record<string, unknown> & { type: string };
 
-/** Polls until `check` passes or the time is up (then the last failure is thrown). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
+/** Polls until `check` passes or the time is up (then the last failure is thrown); generous, since CI runs test files side by side on two cores. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -57,6 +57,7 @@ export const CreateProjectBody = Type.Object({
   spaceId: Id(),
   name: Name(),
   projectGroupId: Type.Optional(Nullable(Id())),
+  templateId: Type.Optional(Id('a template of the organization: its columns, tabs and tasks fill the new project')),
   description: Type.Optional(Description),
 });
 

@@ -10,6 +10,7 @@ import { presentStage } from '../stages/stages.presenter.js';
 import { compactSlot, placeInSlot, slotsOf } from './placement/placement.ordering.js';
 import { authorizeProject, authorizeProjectInSpace } from './projects.policy.js';
 import { listTabs } from './tabs/tabs.service.js';
+import { applyTemplate } from '../templates/templates.service.js';
 import { presentProject, type ProjectRecord } from './projects.presenter.js';
 import type { ListProjectsQueryDto, ProjectDto, ProjectFullDto } from './projects.schemas.js';
 
@@ -97,7 +98,7 @@ export async function requireGroupInSpace(db: Queryable, groupId: number, spaceI
 
 export async function createProject(
   ctx: Ctx,
-  input: { spaceId: number; name: string; projectGroupId?: number | null; description?: string | null },
+  input: { spaceId: number; name: string; projectGroupId?: number | null; templateId?: number; description?: string | null },
 ): Promise<ProjectFullDto> {
   const { db, actor } = ctx;
   await authorizeProjectInSpace(db, actor, input.spaceId, 'create');
@@ -116,6 +117,7 @@ export async function createProject(
     })
     .returning({ id: projects.id });
   await placeInSlot(db, { spaceId: input.spaceId, groupId }, { kind: 'home', projectId: row!.id });
+  if (input.templateId !== undefined) await applyTemplate(ctx, input.templateId, { id: row!.id, spaceId: input.spaceId, name: input.name.trim() });
   const project = await loadProjectFull(db, actor, row!.id);
   emitProject(ctx, 'project.created', project);
   return project;

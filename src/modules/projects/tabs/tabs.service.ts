@@ -75,6 +75,25 @@ export async function createTab(ctx: Ctx, projectId: number, input: CreateTabInp
   return loadAndEmit(ctx, projectId, row!.id, 'tab.created');
 }
 
+/**
+ * Adds tabs at the end, in order (a project made from a template). A doc or board tab whose target
+ * the caller cannot read, or that is gone, is left out rather than failing the whole project.
+ */
+export async function addTabs(ctx: Ctx, projectId: number, tabs: Array<Pick<TabDto, 'type' | 'name' | 'url' | 'pageId' | 'sourceProjectId'>>): Promise<void> {
+  for (const tab of tabs) {
+    const target = { url: tab.url ?? undefined, pageId: tab.pageId ?? undefined, sourceProjectId: tab.sourceProjectId ?? undefined };
+    const usable = await checkTarget(ctx, projectId, tab.type, target, true).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof AppError && (err.code === 'REFERENCE_NOT_FOUND' || err.code === 'BAD_REQUEST')) return false;
+        throw err;
+      },
+    );
+    if (!usable) continue;
+    await createTab(ctx, projectId, { type: tab.type, name: tab.name, ...target });
+  }
+}
+
 export async function updateTab(ctx: Ctx, projectId: number, tabId: number, input: UpdateTabInput): Promise<TabDto> {
   const tab = await findTab(ctx, projectId, tabId);
   await checkTarget(ctx, projectId, tab.type, input, false);
