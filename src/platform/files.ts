@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +45,7 @@ export class FileStore {
     await mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.part`;
     let bytes = 0;
+    const out = createWriteStream(temp);
     try {
       await pipeline(
         stream,
@@ -54,7 +56,7 @@ export class FileStore {
             yield chunk;
           }
         },
-        createWriteStream(temp),
+        out,
       );
       if (stream.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'the file is larger than the upload limit');
       if (bytes === 0) throw new AppError('INVALID_FILE', 'the file is empty');
@@ -72,6 +74,9 @@ export class FileStore {
       await rename(temp, target);
       return { key, size: bytes, mimeType, width, height };
     } catch (error) {
+      // A body that fails early can fail before the file is even opened; removing it then would
+      // race the open and leave an empty part behind. Wait until the stream has let go of it.
+      if (!out.closed) await once(out, 'close').catch(() => {});
       await rm(temp, { force: true });
       throw error;
     }
