@@ -266,3 +266,49 @@ describe('events of tasks moved by column operations and across projects', () =>
     ]);
   });
 });
+
+describe('events of changes that reach tasks as a side effect', () => {
+  it('a deleted label records history 10 on every task that carried it, each announced', async () => {
+    const { owner, stages, task, org } = await boardWithTask();
+    const as = t.as(owner);
+    const other = await f.task(owner, stages[0]!.id);
+    const label = (await as.post('/labels', { name: 'urgent', color: '#FF0000' })).json().id as number;
+    for (const id of [task.id, other.id]) await as.post(`/tasks/${id}/labels`, { labelId: label });
+    await newEvents(org);
+    expect((await as.delete(`/labels/${label}`)).statusCode).toBe(204);
+    const events = await newEvents(org);
+    expect(events.map((e) => [e.type, e.taskId])).toEqual([['task.updated', task.id], ['task.updated', other.id], ['label.deleted', null]]);
+    expect(events[0]!.payload).toMatchObject({ task: { tags: [] }, history: { type: 10, state: 'label "urgent" was deleted' }, changes: ['tags'] });
+  });
+
+  it('a deleted task is announced to the tasks linked to it through subtasks; a deleted subtask to its child', async () => {
+    const { owner, stages, task, org } = await boardWithTask();
+    const as = t.as(owner);
+    const parent = (await as.post(`/tasks/${task.id}/subtasks`, { name: 'Part one' })).json().task;
+    const child = (await as.post(`/tasks/${task.id}/subtasks/${parent.list[0].id}/child-task`, { stageId: stages[1]!.id })).json().task;
+    const second = (await as.post(`/tasks/${task.id}/subtasks`, { name: 'Part two' })).json().task.list[1];
+    const other = (await as.post(`/tasks/${task.id}/subtasks/${second.id}/child-task`, { stageId: stages[1]!.id })).json().task;
+    await newEvents(org);
+
+    expect((await as.delete(`/tasks/${task.id}/subtasks/${second.id}`)).statusCode).toBe(200);
+    const unlinked = await newEvents(org);
+    expect(unlinked.map((e) => [e.type, e.taskId])).toEqual([['task.updated', task.id], ['task.updated', other.id]]);
+    expect(unlinked[1]!.payload).toMatchObject({ task: { parentTaskIds: [] }, history: { type: 11 } });
+
+    // The child is deleted: the parent's subtask no longer links it.
+    expect((await as.delete(`/tasks/${child.id}`)).statusCode).toBe(204);
+    const gone = await newEvents(org);
+    expect(gone.map((e) => [e.type, e.taskId])).toEqual([['task.deleted', child.id], ['task.updated', task.id]]);
+    expect(gone[1]!.payload).toMatchObject({ task: { list: [{ childTaskId: null }] }, history: { state: `linked task "${child.name}" was deleted` } });
+  });
+
+  it('a duplicated project is announced once, with its columns, after they were copied', async () => {
+    const { owner, project, org } = await boardWithTask();
+    await newEvents(org);
+    const copy = (await t.as(owner).post(`/projects/${project.id}/duplicate`, { withTasks: true })).json();
+    const events = await newEvents(org);
+    expect(events.map((e) => e.type)).toEqual(['task.duplicated', 'project.created']);
+    expect(events[1]!.payload.stages.map((s: { id: number }) => s.id)).toEqual(copy.stages.map((s: { id: number }) => s.id));
+    expect(events[1]!.payload.stages).toHaveLength(2);
+  });
+});

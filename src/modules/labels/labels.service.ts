@@ -1,9 +1,11 @@
-import { and, asc, count, eq, ilike } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.js';
 import { labels } from '../../db/schema/index.js';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import { iso } from '../../platform/http.js';
+import { HISTORY, recordForTasks } from '../tasks/history/history.service.js';
 import { authorizeLabels } from './labels.policy.js';
 
 type LabelRow = typeof labels.$inferSelect;
@@ -61,10 +63,15 @@ export async function updateLabel(ctx: Ctx, labelId: number, input: { name?: str
   return label;
 }
 
+/**
+ * Deletes a label everywhere: its task_labels rows go with it (on delete cascade), and each task
+ * that carried it records the change (history 10), so boards and webhooks hear of every one.
+ */
 export async function deleteLabel(ctx: Ctx, labelId: number): Promise<void> {
-  await ownLabel(ctx, labelId);
+  const label = await ownLabel(ctx, labelId);
   await authorizeLabels(ctx.db, ctx.actor, 'delete');
-  // task_labels rows go with it (on delete cascade).
+  const carriers = await queryRows<{ taskId: number }>(ctx.db, sql`select task_id as "taskId" from task_labels where label_id = ${labelId} order by task_id`);
   await ctx.db.delete(labels).where(eq(labels.id, labelId));
+  await recordForTasks(ctx.db, ctx.actor, carriers.map((c) => Number(c.taskId)), HISTORY.labels, `label "${label.name}" was deleted`);
   emit(ctx, { type: 'label.deleted', payload: { id: labelId } });
 }

@@ -96,9 +96,14 @@ export async function requireGroupInSpace(db: Queryable, groupId: number, spaceI
   if (!g) throw new AppError('REFERENCE_NOT_FOUND', 'project group not found in this space');
 }
 
+/**
+ * Creates a project, filled from a template or by `fill` (a duplicate's columns and tasks) before
+ * project.created goes out, so that event carries the project as it is when the transaction commits.
+ */
 export async function createProject(
   ctx: Ctx,
   input: { spaceId: number; name: string; projectGroupId?: number | null; templateId?: number; description?: string | null },
+  fill?: (project: { id: number; spaceId: number; name: string }) => Promise<void>,
 ): Promise<ProjectFullDto> {
   const { db, actor } = ctx;
   await authorizeProjectInSpace(db, actor, input.spaceId, 'create');
@@ -117,7 +122,9 @@ export async function createProject(
     })
     .returning({ id: projects.id });
   await placeInSlot(db, { spaceId: input.spaceId, groupId }, { kind: 'home', projectId: row!.id });
-  if (input.templateId !== undefined) await applyTemplate(ctx, input.templateId, { id: row!.id, spaceId: input.spaceId, name: input.name.trim() });
+  const created = { id: row!.id, spaceId: input.spaceId, name: input.name.trim() };
+  if (input.templateId !== undefined) await applyTemplate(ctx, input.templateId, created);
+  if (fill) await fill(created);
   const project = await loadProjectFull(db, actor, row!.id);
   emitProject(ctx, 'project.created', project);
   return project;

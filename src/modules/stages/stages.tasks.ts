@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { idArray, queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { compact, lockOrder, writeOrder, type OrderedScope } from '../../platform/ordering.js';
-import { HISTORY, recordHistory } from '../tasks/history/history.service.js';
+import { HISTORY, recordForTasks } from '../tasks/history/history.service.js';
 import { emitTaskLeft } from '../tasks/tasks.events.js';
 
 // The task_stages changes column operations need (create with tasks, delete with moveTasksTo, move to
@@ -63,7 +63,7 @@ export async function moveTasksToStage(ctx: Ctx, input: { projectId: number; sta
   await writeOrder(db, columnScope(input.stageId), [...staying, ...arriving]);
   // Archived tasks moved along keep no position; restore puts them back on the board in this column.
   await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(moving)})`);
-  await recordMoves(ctx, moving, `moved to column "${target.name}"`, target.projectName);
+  await recordForTasks(db, actor, moving, HISTORY.moved, `moved to column "${target.name}"`);
   for (const stageId of sources) await compact(db, columnScope(stageId));
   return moving;
 }
@@ -108,22 +108,7 @@ export async function carryStageTasks(
       project_id = case when ts.pinned then ${input.target.id}::bigint else t.project_id end,
       space_id = case when ts.pinned then ${input.target.spaceId}::bigint else t.space_id end
     from task_stages ts where ts.task_id = t.id and ts.stage_id = ${input.stageId}`);
-  await recordMoves(ctx, ids, `moved with column "${input.stageName}" to project "${input.target.name}"`, input.target.name);
+  await recordForTasks(db, ctx.actor, ids, HISTORY.moved, `moved with column "${input.stageName}" to project "${input.target.name}"`);
   emitTaskLeft(db, rows.map((r) => ({ taskId: Number(r.taskId), projectId: Number(r.projectId), spaceId: Number(r.spaceId), stageId: input.stageId })));
   return ids;
-}
-
-/** One history row (type 3) per task, through recordHistory so that each also announces task.moved. */
-async function recordMoves(ctx: Ctx, taskIds: number[], state: string, projectName: string): Promise<void> {
-  const names = await namesOf(ctx.db, taskIds);
-  await recordHistory(
-    ctx.db,
-    ctx.actor,
-    taskIds.map((taskId) => ({ taskId, type: HISTORY.moved, state, projectName, taskName: names.get(taskId) ?? '' })),
-  );
-}
-
-async function namesOf(db: Queryable, taskIds: number[]): Promise<Map<number, string>> {
-  const rows = await queryRows<{ id: number; name: string }>(db, sql`select id, name from tasks where id = any(${idArray(taskIds)})`);
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
 import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
-import { HISTORY, recordHistory } from './history/history.service.js';
+import { HISTORY, recordForTasks, recordHistory } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
@@ -136,13 +136,22 @@ export async function addTaskInspector(ctx: Ctx, taskId: number, inspectorId: nu
   return { task: await loadTask(ctx, taskId), history: history! };
 }
 
-/** Deletes a task for good (its history, subtasks and records go with it); its columns close ranks. */
+/**
+ * Deletes a task for good (its history, subtasks and records go with it); its columns close ranks.
+ * Tasks linked to it through subtasks change too (a parent's subtask no longer links it, a child
+ * loses this parent), and record it, so their task.updated goes out as well.
+ */
 export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
   const { db, actor } = ctx;
-  await authorizeTask(db, actor, taskId, 'delete');
+  const task = await authorizeTask(db, actor, taskId, 'delete');
   await lockTasks(db, actor.organizationId, [taskId]);
   const stageIds = (await loadPlacements(db, [taskId])).get(taskId)!.map((r) => r.stageId);
   await lockColumns(db, actor.organizationId, stageIds);
+  const links = await queryRows<{ parentId: number | null; childId: number | null }>(
+    db,
+    sql`select task_id as "parentId", null::bigint as "childId" from subtasks where child_task_id = ${taskId} and task_id <> ${taskId}
+        union select null, child_task_id from subtasks where task_id = ${taskId} and child_task_id is not null and child_task_id <> ${taskId}`,
+  );
   const [gone] = await queryRows<{ spaceId: number; projectId: number }>(
     db,
     sql`delete from tasks where id = ${taskId} and organization_id = ${actor.organizationId}
@@ -150,4 +159,7 @@ export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
   );
   emitTaskDeleted(db, { id: taskId, spaceId: Number(gone!.spaceId), projectId: Number(gone!.projectId) });
   await compactColumns(db, stageIds);
+  const linked = (key: 'parentId' | 'childId') => links.flatMap((l) => (l[key] === null ? [] : [Number(l[key])]));
+  await recordForTasks(db, actor, linked('parentId'), HISTORY.subtasks, `linked task "${task.name}" was deleted`);
+  await recordForTasks(db, actor, linked('childId'), HISTORY.subtasks, `parent task "${task.name}" was deleted`);
 }

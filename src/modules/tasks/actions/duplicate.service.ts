@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { projects } from '../../../db/schema/index.js';
 import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
-import { createProject, loadProjectFull, updateProject } from '../../projects/projects.service.js';
+import { createProject } from '../../projects/projects.service.js';
 import type { ProjectFullDto } from '../../projects/projects.schemas.js';
 import { loadPlacements, lockColumns, placeInColumn, requireRoom } from '../board/columns.js';
 import { HISTORY, recordHistory } from '../history/history.service.js';
@@ -58,8 +59,18 @@ export async function duplicateProject(ctx: Ctx, projectId: number, input: Dupli
         from projects where id = ${projectId} for share`,
   );
   const name = input.name?.trim() ?? `${source!.name} (copy)`.slice(0, 500);
-  const copy = await createProject(ctx, { spaceId, name, description: source!.description });
-  await updateProject(ctx, copy.id, { showDocumentationTab: source!.doc, showTimelineTab: source!.timeline, showCalendarTab: source!.calendar });
+  return createProject(ctx, { spaceId, name, description: source!.description }, async (copy) => {
+    await db
+      .update(projects)
+      .set({ showDocumentationTab: source!.doc, showTimelineTab: source!.timeline, showCalendarTab: source!.calendar })
+      .where(eq(projects.id, copy.id));
+    await copyColumnsAndTasks(ctx, projectId, copy, source!.name, input.withTasks ?? false);
+  });
+}
+
+async function copyColumnsAndTasks(ctx: Ctx, projectId: number, copy: { id: number; spaceId: number; name: string }, sourceName: string, withTasks: boolean) {
+  const { db, actor } = ctx;
+  const { spaceId, name } = copy;
 
   // Columns are read under a share lock so that none is added or reordered while being copied.
   const columns = await queryRows<{ id: number }>(db, sql`select id from stages where project_id = ${projectId} order by "order", id for share`);
@@ -75,7 +86,7 @@ export async function duplicateProject(ctx: Ctx, projectId: number, input: Dupli
     );
   }
 
-  if (input.withTasks && sourceIds.length > 0) {
+  if (withTasks && sourceIds.length > 0) {
     const tasks = await queryRows<{ taskId: number; stageId: number; order: number; name: string }>(
       db,
       sql`select ts.task_id as "taskId", u.new_id as "stageId", ts."order", t.name
@@ -92,8 +103,7 @@ export async function duplicateProject(ctx: Ctx, projectId: number, input: Dupli
     await recordHistory(
       db,
       actor,
-      tasks.map((t, i) => ({ taskId: copies[i]!, type: HISTORY.duplicated, state: `duplicated from task #${t.taskId} with project "${source!.name}"`, projectName: name, taskName: t.name })),
+      tasks.map((t, i) => ({ taskId: copies[i]!, type: HISTORY.duplicated, state: `duplicated from task #${t.taskId} with project "${sourceName}"`, projectName: name, taskName: t.name })),
     );
   }
-  return loadProjectFull(db, actor, copy.id);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Actor } from '../../../platform/auth.js';
 import { iso } from '../../../platform/http.js';
 import type { HistoryDto } from './history.schemas.js';
@@ -83,4 +83,32 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
   // Every task change writes one history record, so this is where its event is emitted.
   emitTaskHistory(db, actor.organizationId, history);
   return history;
+}
+
+/**
+ * One history row of `type` per task, named as the task is now: for changes that reach tasks as a
+ * side effect (a label deleted, a linked task gone, a column moved), so that each still announces
+ * its task.* event. Tasks that no longer exist are skipped.
+ */
+export async function recordForTasks(
+  db: Queryable,
+  actor: Actor,
+  taskIds: number[],
+  type: HistoryEntry['type'],
+  state: string | ((taskId: number) => string),
+): Promise<HistoryDto[]> {
+  if (taskIds.length === 0) return [];
+  const rows = await queryRows<{ id: number; name: string; projectName: string }>(
+    db,
+    sql`select t.id, t.name,
+          coalesce((select p.name from task_stages ts join projects p on p.id = ts.project_id
+                    where ts.task_id = t.id order by ts.pinned desc, ts.project_id limit 1), '') as "projectName"
+        from tasks t where t.id = any(${idArray(taskIds)}) and t.organization_id = ${actor.organizationId}`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const entries = [...new Set(taskIds)].flatMap((taskId) => {
+    const task = byId.get(taskId);
+    return task ? [{ taskId, type, state: typeof state === 'string' ? state : state(taskId), projectName: task.projectName, taskName: task.name }] : [];
+  });
+  return recordHistory(db, actor, entries);
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { compact, placeAt } from '../../../platform/ordering.js';
+import { HISTORY, recordForTasks } from '../history/history.service.js';
 import { beginChecklistChange, finishChecklistChange, lockSubtask, scopeOf, type SubtaskRow, type TaskWithHistory } from './checklist-change.js';
 import { setChildrenDone } from './child-task.service.js';
 import { authorizeSubtasks } from './subtasks.policy.js';
@@ -93,5 +94,8 @@ export async function deleteSubtask(ctx: Ctx, taskId: number, subtaskId: number)
   const subtask = await lockSubtask(ctx, taskId, subtaskId);
   await ctx.db.execute(sql`delete from subtasks where id = ${subtaskId}`);
   await compact(ctx.db, scopeOf(taskId));
-  return finishChecklistChange(ctx, task, `deleted subtask "${subtask.name}"`);
+  const result = await finishChecklistChange(ctx, task, `deleted subtask "${subtask.name}"`);
+  // The linked child is no longer a child of this task: its parentTaskIds change too.
+  if (subtask.childTaskId !== null) await recordForTasks(ctx.db, ctx.actor, [subtask.childTaskId], HISTORY.subtasks, `no longer a subtask of "${task.name}"`);
+  return result;
 }
