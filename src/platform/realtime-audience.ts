@@ -20,7 +20,8 @@ interface Target {
 /** Where an event may be read through, for subscription filters: its project and that project's spaces (home and linked). */
 export interface Place {
   projectIds: number[];
-  spaceIds: number[];
+  /** null: any space (a departure whose spaces can no longer be known). */
+  spaceIds: number[] | null;
 }
 
 /** Who, among the connected users of one organization, may read what — as of now. */

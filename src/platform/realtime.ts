@@ -191,7 +191,7 @@ export class EventHub {
       if (rows.length === 0) return;
       const events = rows.map((row) => recordOf(org, row));
       const audience = await audienceOf(this.db, org, subs, events);
-      const places = new Map(events.map((e) => [e.id, audience.placeOf(e)]));
+      const places = new Map(events.map((e) => [e.id, orgWide(e) ? { projectIds: e.projectId === null ? [] : [e.projectId], spaceIds: null } : audience.placeOf(e)]));
       const last = Number(rows[rows.length - 1]!.id);
       const current = this.byOrg.get(org);
       for (const sub of subs) {
@@ -237,14 +237,18 @@ const recordOf = (org: number, row: EventRow): RecordedEvent => ({
 });
 
 /**
- * Departures, judged by who was there: a deleted space has no members left to ask (its `{id}` goes
- * to the whole organization), a project unlinked from a space is judged by that space, and a
- * member removed from a space hears of it although no longer a member.
+ * Departures, judged by who was there. What is gone cannot say who could read it: a deleted space
+ * (no members left), a project sent to the trash and a deleted reglament (their links to other
+ * spaces go with them) announce their bare `{id}` to the whole organization, a draft's deletion
+ * still to editors only. A project unlinked from a space is judged by that space, and a member
+ * removed from a space hears of it although no longer a member.
  */
+const orgWide = (e: RecordedEvent) =>
+  e.type === 'space.deleted' || e.type === 'project.deleted' || (e.type === 'reglament.deleted' && !e.editorsOnly);
+
 function mayReceive(audience: Audience, sub: Subscriber, event: RecordedEvent): boolean {
+  if (orgWide(event)) return audience.mayRead(sub, { ...event, spaceId: null, projectId: null });
   switch (event.type) {
-    case 'space.deleted':
-      return audience.mayRead(sub, { ...event, spaceId: null, projectId: null });
     case 'project.unlinked':
       return audience.mayRead(sub, { ...event, projectId: null });
     case 'space.member.removed':
@@ -257,7 +261,7 @@ function mayReceive(audience: Audience, sub: Subscriber, event: RecordedEvent): 
 /** A subscription naming spaces matches an event of a project linked into one of them, too. */
 function wanted(sub: Subscriber, e: RecordedEvent, place: Place): boolean {
   if (sub.subscriptions === null) return true;
-  const any = (list: number[] | undefined, values: number[]) => !list || list.length === 0 || values.some((v) => list.includes(v));
+  const any = (list: number[] | undefined, values: number[] | null) => !list || list.length === 0 || values === null || values.some((v) => list.includes(v));
   const taskIds = e.taskId === null ? [] : [e.taskId];
   return sub.subscriptions.some(
     (s) => any(s.spaceIds, place.spaceIds) && any(s.projectIds, place.projectIds) && any(s.taskIds, taskIds) && matchesTypes(e.type, s.types),

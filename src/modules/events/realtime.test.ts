@@ -284,6 +284,28 @@ describe('real-time events: WebSocket and SSE', () => {
     outsider.close();
   });
 
+  it('tells the readers of other spaces showing a project or reglament when it is deleted, filtered by those spaces too', async () => {
+    const { owner, space, project } = await board();
+    const r = reglamentFactories(t);
+    const reglament = await r.reglament(owner, (await r.group(owner, space.id)).id, { name: 'Rules' });
+    const second = await f.space(owner, 'Second');
+    await r.group(owner, second.id, 'Main');
+    expect((await t.as(owner).post(`/projects/${project.id}/spaces`, { spaceId: second.id })).statusCode).toBe(201);
+    expect((await t.as(owner).post(`/reglaments/${reglament.id}/spaces`, { spaceId: second.id })).statusCode).toBe(201);
+    const there = await f.spaceMember(owner, second.id, 'reader');
+    const client = await wsFor(there);
+    await client.request({ type: 'subscribe', spaceIds: [second.id], types: ['project.deleted', 'reglament.deleted'] }, 'subscribed');
+    expect((await t.as(owner).delete(`/projects/${project.id}`)).statusCode).toBe(204);
+    expect((await t.as(owner).delete(`/reglaments/${reglament.id}`)).statusCode).toBe(204);
+    await eventually(() =>
+      expect(client.events.map((e) => [e.type, e.payload])).toEqual([
+        ['project.deleted', { id: project.id }],
+        ['reglament.deleted', { id: reglament.id }],
+      ]),
+    );
+    client.close();
+  });
+
   it('disconnects a client that does not read (back-pressure), never buffering without bound', async () => {
     const { owner, stages, editor } = await board();
     const client = await wsFor(owner);
