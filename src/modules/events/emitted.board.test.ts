@@ -5,6 +5,7 @@ import { factories } from '../../test/factories.js';
 import { EVENT_TYPES } from '../../platform/event-types.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
 import { changeLog, withoutTaskEvents } from './emitted.fixtures.js';
+import { reglamentFactories } from '../reglaments/reglaments.fixtures.js';
 
 // The change log of the board's modules: every committed change appends its event, in its transaction.
 const t = useTestApp();
@@ -310,5 +311,25 @@ describe('events of changes that reach tasks as a side effect', () => {
     expect(events.map((e) => e.type)).toEqual(['task.duplicated', 'project.created']);
     expect(events[1]!.payload.stages.map((s: { id: number }) => s.id)).toEqual(copy.stages.map((s: { id: number }) => s.id));
     expect(events[1]!.payload.stages).toHaveLength(2);
+  });
+  it('a deleted group announces the projects and reglaments it held, in their new places', async () => {
+    const { owner, space, project, org } = await boardWithTask();
+    const as = t.as(owner);
+    const group = (await as.post(`/spaces/${space.id}/project-groups`, { name: 'Old' })).json();
+    expect((await as.patch(`/projects/${project.id}/group`, { projectGroupId: group.id })).statusCode).toBe(200);
+    const r = reglamentFactories(t);
+    const [from, to] = [await r.group(owner, space.id, 'From'), await r.group(owner, space.id, 'To')];
+    const reglament = await r.reglament(owner, from.id, { name: 'Rules' });
+    await newEvents(org);
+
+    expect((await as.delete(`/spaces/${space.id}/project-groups/${group.id}`)).statusCode).toBe(204);
+    const ungrouped = await newEvents(org);
+    expect(ungrouped.map((e) => e.type)).toEqual(['space.updated', 'project.updated']);
+    expect(ungrouped[1]!.payload).toMatchObject({ id: project.id, projectGroupId: null });
+
+    expect((await as.delete(`/spaces/${space.id}/reglament-groups/${from.id}?moveTo=${to.id}`)).statusCode).toBe(204);
+    const moved = await newEvents(org);
+    expect(moved.map((e) => e.type)).toEqual(['space.updated', 'reglament.updated']);
+    expect(moved[1]!.payload).toMatchObject({ id: reglament.id, reglamentColumnId: to.id });
   });
 });

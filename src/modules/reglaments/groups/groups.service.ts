@@ -1,13 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { reglamentGroups, reglamentSpaces } from '../../../db/schema/index.js';
-import type { Queryable } from '../../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { compact, lockOrder, placeAt, writeOrder, type OrderedScope } from '../../../platform/ordering.js';
 import { orderToInt } from '../../../platform/schemas.js';
 import { recordEvent } from '../reglaments.events.js';
 import { authorizeReglamentSpace } from '../reglaments.policy.js';
-import { placementsIn } from '../reglaments.service.js';
+import { announceReglament, placementsIn } from '../reglaments.service.js';
 import { emitSpaceFull } from '../../spaces/spaces.events.js';
 import { presentReglamentGroup } from './groups.presenter.js';
 import type { ReglamentGroupDto } from './groups.schemas.js';
@@ -79,6 +79,11 @@ export async function deleteReglamentGroup(ctx: Ctx, spaceId: number, groupId: n
   await ctx.db.delete(reglamentGroups).where(eq(reglamentGroups.id, groupId));
   await compact(ctx.db, groupsOf(spaceId));
   await emitSpaceFull(ctx, 'space.updated', spaceId);
+  // The moved reglaments changed group and position: each is announced, in its new place.
+  if (leaving.length === 0) return;
+  const homes = await queryRows<{ id: number; spaceId: number }>(ctx.db, sql`select id, space_id as "spaceId" from reglaments where id = any(${idArray(leaving)})`);
+  const homeOf = new Map(homes.map((h) => [Number(h.id), Number(h.spaceId)]));
+  for (const reglamentId of leaving) await announceReglament(ctx, 'reglament.updated', reglamentId, homeOf.get(reglamentId)!);
 }
 
 /** {id, name, order} of a space's reglament groups, for Space(full). */
