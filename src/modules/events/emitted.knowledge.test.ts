@@ -152,6 +152,29 @@ describe('events of reglaments', () => {
     expect(events[5]!.payload).toEqual({ id: reglament.id });
   });
 
+  it('announces a space whose intro reglament goes away, by deletion or by leaving the space', async () => {
+    const owner = await t.org();
+    const org = owner.organizationId;
+    const as = t.as(owner);
+    const [home, second] = [await f.space(owner, 'Home'), await f.space(owner, 'Second')];
+    const group = await f.group(owner, home.id);
+    await f.group(owner, second.id, 'Main');
+    const reglament = await f.reglament(owner, group.id, { name: 'Welcome' });
+    expect((await as.post(`/reglaments/${reglament.id}/spaces`, { spaceId: second.id })).statusCode).toBe(201);
+    for (const space of [home, second]) {
+      expect((await as.patch(`/spaces/${space.id}/intro-reglament`, { reglamentId: reglament.id })).statusCode).toBe(200);
+    }
+    await newEvents(org);
+    expect((await as.delete(`/reglaments/${reglament.id}/spaces/${second.id}`)).statusCode).toBe(204);
+    const left = await newEvents(org);
+    expect(left.map((e) => [e.type, e.spaceId])).toEqual([['space.updated', second.id], ['reglament.updated', home.id]]);
+    expect(left[0]!.payload).toMatchObject({ id: second.id, introReglamentId: null });
+    expect((await as.delete(`/reglaments/${reglament.id}`)).statusCode).toBe(204);
+    const gone = await newEvents(org);
+    expect(gone.map((e) => [e.type, e.spaceId])).toEqual([['space.updated', home.id], ['reglament.deleted', home.id]]);
+    expect(gone[0]!.payload).toMatchObject({ id: home.id, introReglamentId: null });
+  });
+
   it('announces test questions without ever telling which answers are right', async () => {
     const { owner, space, reglament } = await f.world();
     const org = owner.organizationId;

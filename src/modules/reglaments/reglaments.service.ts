@@ -9,6 +9,7 @@ import type { FileStore } from '../../platform/files.js';
 import { compact, placeAt, type OrderedScope } from '../../platform/ordering.js';
 import { orderToInt } from '../../platform/schemas.js';
 import { emitReglament, recordEvent } from './reglaments.events.js';
+import { emitSpaceFull } from '../spaces/spaces.events.js';
 import { authorizeReglament, authorizeReglamentSpace, spaceIdsAllowing } from './reglaments.policy.js';
 import { etagOf, presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
 import { loadReglament, queryReglaments } from './reglaments.queries.js';
@@ -234,11 +235,20 @@ export async function removeFromSpace(ctx: Ctx, id: number, spaceId: number): Pr
   if (spaceId === access.homeSpaceId) throw new AppError('BAD_REQUEST', 'the home space cannot be removed; delete the reglament instead');
   await authorizeReglamentSpace(db, actor, spaceId, 'link');
   await db.delete(reglamentSpaces).where(and(eq(reglamentSpaces.reglamentId, id), eq(reglamentSpaces.spaceId, spaceId)));
-  // A space stops offering as its intro a reglament it no longer shows.
-  await db.update(spaces).set({ introReglamentId: null, updatedAt: sql`now()` }).where(and(eq(spaces.id, spaceId), eq(spaces.introReglamentId, id)));
+  await clearIntro(ctx, id, spaceId);
   await compact(db, placementsIn(placement.reglamentGroupId));
   await recordEvent(ctx, id, 'space-removed', { spaceId });
   await announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
+}
+
+/** A space stops offering as its intro a reglament it no longer shows, and says so (space.updated). */
+async function clearIntro(ctx: Ctx, id: number, spaceId?: number): Promise<void> {
+  const cleared = await ctx.db
+    .update(spaces)
+    .set({ introReglamentId: null, updatedAt: sql`now()` })
+    .where(and(eq(spaces.organizationId, ctx.actor.organizationId), eq(spaces.introReglamentId, id), spaceId === undefined ? undefined : eq(spaces.id, spaceId)))
+    .returning({ id: spaces.id });
+  for (const space of cleared) await emitSpaceFull(ctx, 'space.updated', Number(space.id));
 }
 
 /** Deletes the reglament with its test, versions and history; its uploaded files and their blobs go too. */
@@ -254,7 +264,7 @@ export async function deleteReglament(ctx: Ctx, store: FileStore, id: number): P
     .innerJoin(reglamentQuestions, eq(reglamentQuestions.id, reglamentQuestionFiles.questionId))
     .where(eq(reglamentQuestions.reglamentId, id));
   await removeFiles(ctx, store, [...own, ...ofQuestions].map((f) => f.fileId));
-  await db.update(spaces).set({ introReglamentId: null, updatedAt: sql`now()` }).where(and(eq(spaces.organizationId, actor.organizationId), eq(spaces.introReglamentId, id)));
+  await clearIntro(ctx, id);
   await db.delete(reglaments).where(eq(reglaments.id, id));
   emitReglament(ctx, 'reglament.deleted', access.homeSpaceId, { id });
   for (const { groupId } of groups) await compact(db, placementsIn(groupId));
