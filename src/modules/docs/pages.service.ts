@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { emit, type EventType } from '../../platform/events.js';
 import { compact, placeAt } from '../../platform/ordering.js';
 import { presentFile } from '../files/files.presenter.js';
-import { recordFile, type ReceivedFile } from '../files/files.service.js';
+import { deleteFiles, recordFile, type ReceivedFile } from '../files/files.service.js';
 import { authorizeDocsInSpace, authorizePage } from './docs.policy.js';
 import { presentVersion, type VersionRecord } from './docs.presenter.js';
 import { idArray, loadPage, loadPageFull, siblingsScope, subtreeIds, type DocsEnv } from './docs.queries.js';
@@ -172,10 +172,7 @@ export async function deletePage(ctx: Ctx, env: DocsEnv, pageId: number): Promis
   );
   await ctx.db.execute(sql`delete from pages where id = ${pageId}`);
   emit(ctx, { type: 'page.deleted', spaceId: page.spaceId, payload: { id: pageId } });
-  if (orphans.length > 0) {
-    await ctx.db.execute(sql`delete from files where id = any(${idArray(orphans.map((f) => Number(f.id)))}::bigint[])`);
-    ctx.afterCommit(() => Promise.all(orphans.map((f) => env.files.remove(String(f.key)))).then(() => {}));
-  }
+  await deleteFiles(ctx, env.files, orphans.map((f) => Number(f.id)));
   await compact(ctx.db, siblingsScope(page.documentationGroupId, page.parentPageId));
 }
 

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { MultipartFile } from '@fastify/multipart';
-import type { Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { files } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import type { BlobLimits, FileStore, StoredBlob } from '../../platform/files.js';
@@ -116,11 +116,22 @@ export async function fileForDownload(db: Queryable, actor: Actor, key: string):
   return row;
 }
 
-/** Deletes one of the caller's organization's files (never another's, whatever id a client sends). */
-export async function deleteFileRow(ctx: Ctx, store: FileStore, id: number): Promise<void> {
-  const [row] = await ctx.db
-    .delete(files)
-    .where(and(eq(files.id, id), eq(files.organizationId, ctx.actor.organizationId)))
-    .returning({ key: files.key });
-  if (row) ctx.afterCommit(() => store.remove(row.key));
+/**
+ * Deletes files a change no longer needs: the rows now, the blobs once it commits; only the caller's
+ * organization's (whatever ids a client sent), and only those of `purpose` when given. A file a task
+ * cover or a message attachment still shows stays: any readable image can become a cover and one's
+ * own upload an attachment, and deleting the file would take those along without a word.
+ */
+export async function deleteFiles(ctx: Ctx, store: FileStore, fileIds: number[], purpose?: string): Promise<void> {
+  if (fileIds.length === 0) return;
+  const gone = await queryRows<{ key: string }>(
+    ctx.db,
+    sql`delete from files f
+        where f.id = any(${idArray(fileIds)}) and f.organization_id = ${ctx.actor.organizationId}
+          ${purpose === undefined ? sql`` : sql`and f.purpose = ${purpose}`}
+          and not exists (select 1 from task_covers c where c.file_id = f.id)
+          and not exists (select 1 from message_attachments a where a.file_id = f.id)
+        returning f.key`,
+  );
+  if (gone.length > 0) ctx.afterCommit(() => Promise.all(gone.map((f) => store.remove(f.key))).then(() => undefined));
 }

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import type { FileStore } from '../../platform/files.js';
 import type { OrgRole } from '../../platform/auth.js';
-import { recordFile, type ReceivedFile } from '../files/files.service.js';
+import { deleteFiles, recordFile, type ReceivedFile } from '../files/files.service.js';
 import { fileLink } from '../files/files.presenter.js';
 import { removeUserFromSpaces } from '../spaces/members/members.service.js';
 import { authorizeOrganization } from './organizations.policy.js';
@@ -142,10 +142,7 @@ export async function changeOrganizationAvatar(ctx: Ctx, store: FileStore, recei
   const [current] = await ctx.db.select({ fileId: organizations.avatarFileId }).from(organizations).where(eq(organizations.id, orgId)).for('update');
   const file = await recordFile(ctx, store, received, { purpose: 'organization-avatar', organizationId: orgId });
   await ctx.db.update(organizations).set({ avatarFileId: file.id, updatedAt: new Date() }).where(eq(organizations.id, orgId));
-  if (current?.fileId) {
-    const [old] = await ctx.db.delete(files).where(eq(files.id, current.fileId)).returning({ key: files.key });
-    if (old) ctx.afterCommit(() => store.remove(old.key));
-  }
+  if (current?.fileId) await deleteFiles(ctx, store, [current.fileId]);
   return loadAndEmit(ctx);
 }
 

@@ -6,7 +6,7 @@ import { emit } from '../../platform/events.js';
 import { notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { presentFile } from '../files/files.presenter.js';
-import { recordFile, type FileRow, type ReceivedFile } from '../files/files.service.js';
+import { deleteFiles, recordFile, type FileRow, type ReceivedFile } from '../files/files.service.js';
 import { requireContentSize, requireFresh } from '../docs/versioning.js';
 import { authorizeProjectDocs } from './project-docs.policy.js';
 import { presentProjectDocumentation, type DocumentationRecord } from './project-docs.presenter.js';
@@ -97,7 +97,8 @@ export async function deleteDocumentationImage(ctx: Ctx, store: FileStore, proje
         for update of d`,
   );
   if (!image) throw notFound('documentation image');
-  await ctx.db.execute(sql`delete from files where id = ${fileId}`);
-  ctx.afterCommit(() => store.remove(String(image.key)));
+  // Unlinked here: the file itself stays if a task cover or a message still shows it.
+  await ctx.db.execute(sql`delete from project_documentation_files where project_id = ${projectId} and file_id = ${fileId}`);
+  await deleteFiles(ctx, store, [fileId]);
   await announce(ctx, projectId, spaceId);
 }

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
-import { files, reglamentFavorites, reglamentFiles, reglamentGroups, reglamentQuestionFiles, reglamentQuestions, reglamentSpaces, reglaments, spaces } from '../../db/schema/index.js';
+import { reglamentFavorites, reglamentFiles, reglamentGroups, reglamentQuestionFiles, reglamentQuestions, reglamentSpaces, reglaments, spaces } from '../../db/schema/index.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
 import type { EventType } from '../../platform/events.js';
@@ -10,6 +10,7 @@ import { compact, placeAt, type OrderedScope } from '../../platform/ordering.js'
 import { orderToInt } from '../../platform/schemas.js';
 import { emitReglament, recordEvent } from './reglaments.events.js';
 import { emitSpaceFull } from '../spaces/spaces.events.js';
+import { deleteFiles } from '../files/files.service.js';
 import { authorizeReglament, authorizeReglamentSpace, spaceIdsAllowing } from './reglaments.policy.js';
 import { etagOf, presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
 import { loadReglament, queryReglaments } from './reglaments.queries.js';
@@ -270,13 +271,6 @@ export async function deleteReglament(ctx: Ctx, store: FileStore, id: number): P
   for (const { groupId } of groups) await compact(db, placementsIn(groupId));
 }
 
-/** Deletes file rows in the transaction and their blobs once it commits. */
-export async function removeFiles(ctx: Ctx, store: FileStore, fileIds: number[]): Promise<void> {
-  if (fileIds.length === 0) return;
-  const gone = await ctx.db
-    .delete(files)
-    .where(and(inArray(files.id, fileIds), eq(files.organizationId, ctx.actor.organizationId)))
-    .returning({ key: files.key });
-  ctx.afterCommit(() => Promise.all(gone.map((f) => store.remove(f.key))).then(() => undefined));
-}
+/** Deletes the reglament's file rows in the transaction and their blobs once it commits (see deleteFiles). */
+export const removeFiles = (ctx: Ctx, store: FileStore, fileIds: number[]): Promise<void> => deleteFiles(ctx, store, fileIds);
 

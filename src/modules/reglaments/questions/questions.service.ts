@@ -130,6 +130,8 @@ export async function deleteQuestionFile(ctx: Ctx, store: FileStore, reglamentId
     .from(reglamentQuestionFiles)
     .where(and(eq(reglamentQuestionFiles.questionId, questionId), eq(reglamentQuestionFiles.fileId, fileId)));
   if (!attached) throw notFound('file of this question');
+  // Unlinked here: the file itself stays if a task cover or a message still shows it.
+  await ctx.db.delete(reglamentQuestionFiles).where(and(eq(reglamentQuestionFiles.questionId, questionId), eq(reglamentQuestionFiles.fileId, fileId)));
   await removeFiles(ctx, store, [fileId]);
   await recordEvent(ctx, reglamentId, 'file', { change: 'deleted', questionId, fileId });
   await announceQuestion(ctx, access.homeSpaceId, reglamentId, questionId);

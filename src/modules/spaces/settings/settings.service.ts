@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { files, spaces } from '../../../db/schema/index.js';
+import { spaces } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import type { FileStore } from '../../../platform/files.js';
-import { recordFile, type ReceivedFile } from '../../files/files.service.js';
+import { deleteFiles, recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { authorizeSpace } from '../spaces.policy.js';
 import { emit, type EventType } from '../../../platform/events.js';
 import { loadSpace } from '../spaces.service.js';
@@ -43,9 +43,7 @@ export const archiveSpace = (ctx: Ctx, spaceId: number) => thenLoad(ctx, spaceId
 
 /** The replaced custom image goes: its row now, its blob once the change commits. */
 async function dropCustomBackground(ctx: Ctx, store: FileStore, fileId: number | null): Promise<void> {
-  if (!fileId) return;
-  const [old] = await ctx.db.delete(files).where(eq(files.id, fileId)).returning({ key: files.key });
-  if (old) ctx.afterCommit(() => store.remove(old.key));
+  if (fileId) await deleteFiles(ctx, store, [fileId]);
 }
 
 /** A space shows one background: a preset or colour set here replaces a custom image, and null clears both. */

@@ -4,7 +4,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import type { FileStore } from '../../../platform/files.js';
 import { emit, type EventType } from '../../../platform/events.js';
-import { deleteFileRow, recordFile, type ReceivedFile } from '../../files/files.service.js';
+import { deleteFiles, recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { storeMentions } from './mentions.js';
 import type { TaskAccess } from '../tasks.policy.js';
 import { authorizeChat, authorizeMessage } from './messages.policy.js';
@@ -141,8 +141,7 @@ export async function deleteMessage(ctx: Ctx, store: FileStore, taskId: number, 
   );
   await db.execute(sql`delete from task_messages where id = ${messageId}`);
   emitMessage(ctx, 'message.deleted', task, { id: messageId });
-  // At most FILES_MAX rows: one call each keeps blob removal in the files module.
-  for (const file of own) await deleteFileRow(ctx, store, Number(file.id));
+  await deleteFiles(ctx, store, own.map((f) => Number(f.id)));
 }
 
 export async function setMessagePinned(ctx: Ctx, taskId: number, messageId: number, pinned: boolean): Promise<MessageDto> {

@@ -5,7 +5,7 @@ import type { Ctx } from '../../../../platform/context.js';
 import { AppError } from '../../../../platform/errors.js';
 import type { FileStore } from '../../../../platform/files.js';
 import { canReadFile } from '../../../files/files.policy.js';
-import { recordFile, type FileRow, type ReceivedFile } from '../../../files/files.service.js';
+import { deleteFiles, recordFile, type FileRow, type ReceivedFile } from '../../../files/files.service.js';
 import { HISTORY } from '../../history/history.service.js';
 import { authorizeProperty } from '../properties.policy.js';
 import { beginTaskChange, finishTaskChange, type TaskWithHistory } from '../task-change.js';
@@ -51,14 +51,7 @@ export async function inspectCoverUpload(store: FileStore, upload: ReceivedFile)
  * task's cover shows it: the row now, the blob once the change commits.
  */
 async function dropCoverFile(ctx: Ctx, store: FileStore, fileId: number | null): Promise<void> {
-  if (fileId === null) return;
-  const [gone] = await queryRows<{ key: string }>(
-    ctx.db,
-    sql`delete from files f where f.id = ${fileId} and f.organization_id = ${ctx.actor.organizationId} and f.purpose = 'cover'
-          and not exists (select 1 from task_covers c where c.file_id = f.id)
-        returning f.key`,
-  );
-  if (gone) ctx.afterCommit(() => store.remove(gone.key));
+  if (fileId !== null) await deleteFiles(ctx, store, [fileId], 'cover');
 }
 
 /** Sets or replaces the cover. pictureUid is the file's key, so the picture downloads at /files/{pictureUid}. */

@@ -111,6 +111,31 @@ describe('PATCH /tasks/{taskId}/cover (upload)', () => {
   });
 });
 
+describe('a cover shown from a file uploaded elsewhere', () => {
+  it('outlives the documentation image it was taken from, and a cover change keeps a file a message still shows', async () => {
+    const w = await taskWithRoles(t);
+    const image = await sendFile(t, w.owner, 'POST', `/projects/${w.project.id}/documentation/images`, { data: png(4, 4, solid([0, 128, 0])), contentType: 'image/png', filename: 'diagram.png' });
+    expect(image.statusCode).toBe(201);
+    await expectChange(t, await t.as(w.member).patch(w.url('cover'), { fileId: image.json().id }), 200, w.taskId, 12, w.member.id);
+    const blobs = await blobCount(t);
+    expect((await t.as(w.owner).delete(`/projects/${w.project.id}/documentation/images/${image.json().id}`)).statusCode).toBe(204);
+    expect((await t.as(w.owner).get(`/projects/${w.project.id}/documentation`)).json().images).toEqual([]);
+    const task = (await t.as(w.reader).get(`/tasks/${w.taskId}`)).json();
+    expect(task.cover).toMatchObject({ width: 4, height: 4, dominantColor: '#008000' });
+    expect((await t.as(w.reader).get(`/files/${task.cover.pictureUid}`)).statusCode).toBe(200);
+    expect(await blobCount(t)).toBe(blobs);
+
+    // The other way round: an uploaded cover attached to a message stays when the cover is replaced.
+    const cover = (await upload(w.member, w.url('cover'), png(2, 2, solid([0, 0, 255])))).json().task.cover;
+    const [coverFile] = await t.sql<{ id: number }>(sql`select id from files where key = ${cover.pictureUid}`);
+    const shown = (await t.as(w.member).post(`/tasks/${w.taskId}/messages`, { text: 'the cover', fileIds: [Number(coverFile!.id)] })).json();
+    await upload(w.member, w.url('cover'), png(2, 2, solid([255, 255, 0])));
+    const again = (await t.as(w.reader).get(`/tasks/${w.taskId}/messages`)).json().find((m: { id: number }) => m.id === shown.id);
+    expect(again.attachments).toHaveLength(1);
+    expect((await t.as(w.reader).get(again.attachments[0].link)).statusCode).toBe(200);
+  });
+});
+
 describe('PATCH /tasks/{taskId}/cover (fileId)', () => {
   it('uses an image file of the organization; the file stays while another cover shows it', async () => {
     const w = await taskWithRoles(t);
