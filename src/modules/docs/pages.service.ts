@@ -7,6 +7,7 @@ import { emit, type EventType } from '../../platform/events.js';
 import { compact, placeAt } from '../../platform/ordering.js';
 import { presentFile } from '../files/files.presenter.js';
 import { deleteFiles, recordFile, type ReceivedFile } from '../files/files.service.js';
+import { announceTabs, tabsPointingAt } from '../projects/tabs/tabs.service.js';
 import { authorizeDocsInSpace, authorizePage } from './docs.policy.js';
 import { presentVersion, type VersionRecord } from './docs.presenter.js';
 import { idArray, loadPage, loadPageFull, siblingsScope, subtreeIds, type DocsEnv } from './docs.queries.js';
@@ -170,8 +171,10 @@ export async function deletePage(ctx: Ctx, env: DocsEnv, pageId: number): Promis
           and not exists (select 1 from page_files o where o.file_id = f.id and o.page_id <> all(${ids}::bigint[]))
           and f.organization_id = ${ctx.actor.organizationId}`,
   );
+  const tabs = await tabsPointingAt(ctx.db, ctx.actor.organizationId, { pageIds: await subtreeIds(ctx.db, pageId) });
   await ctx.db.execute(sql`delete from pages where id = ${pageId}`);
   emit(ctx, { type: 'page.deleted', spaceId: page.spaceId, payload: { id: pageId } });
+  await announceTabs(ctx, tabs);
   await deleteFiles(ctx, env.files, orphans.map((f) => Number(f.id)));
   await compact(ctx.db, siblingsScope(page.documentationGroupId, page.parentPageId));
 }

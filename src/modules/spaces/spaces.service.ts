@@ -14,6 +14,7 @@ import { compactSidebars, placeInSidebar, setFavoriteEntry, type SidebarOwner } 
 import { loadInviteLink } from './members/invite-links.service.js';
 import { emit } from '../../platform/events.js';
 import { emitSpaceFull } from './spaces.events.js';
+import { announceTabs, tabsPointingAt } from '../projects/tabs/tabs.service.js';
 
 export const sidebarOf = (actor: Actor): SidebarOwner => ({ organizationId: actor.organizationId, userId: actor.userId });
 
@@ -139,8 +140,13 @@ export async function deleteSpace(ctx: Ctx, store: FileStore, spaceId: number): 
   await authorizeSpace(db, actor, spaceId, 'delete');
   await db.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId)).for('update');
   const holders = await db.select({ userId: spaceUserSettings.userId }).from(spaceUserSettings).where(eq(spaceUserSettings.spaceId, spaceId));
+  // Tabs elsewhere that show the space's pages or boards lose their target with it.
+  const inSpace = (table: 'pages' | 'projects') =>
+    queryRows<{ id: number }>(db, sql`select id from ${sql.identifier(table)} where space_id = ${spaceId} and organization_id = ${actor.organizationId}`).then((r) => r.map((x) => Number(x.id)));
+  const tabs = await tabsPointingAt(db, actor.organizationId, { pageIds: await inSpace('pages'), projectIds: await inSpace('projects') });
   await db.delete(spaces).where(and(eq(spaces.id, spaceId), eq(spaces.organizationId, actor.organizationId)));
   emit(ctx, { type: 'space.deleted', spaceId, payload: { id: spaceId } });
+  await announceTabs(ctx, tabs);
   const gone = await db
     .delete(files)
     .where(and(eq(files.spaceId, spaceId), eq(files.organizationId, actor.organizationId)))

@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client.js';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { projectTabs, type TabType } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
@@ -130,4 +130,32 @@ async function loadAndEmit(ctx: Ctx, projectId: number, tabId: number, type: 'ta
   const tab = presentTab(row!);
   emitInProject(ctx, type, projectId, tab);
   return tab;
+}
+
+export interface TabRef {
+  id: number;
+  projectId: number;
+}
+
+/**
+ * The tabs that point at these pages or projects, read before they go: the database then sets the
+ * tabs' targets to null, and `announceTabs` tells their boards (tab.updated).
+ */
+export async function tabsPointingAt(db: Queryable, organizationId: number, target: { pageIds?: number[]; projectIds?: number[] }): Promise<TabRef[]> {
+  const pageIds = target.pageIds ?? [];
+  const projectIds = target.projectIds ?? [];
+  if (pageIds.length === 0 && projectIds.length === 0) return [];
+  const rows = await queryRows<TabRef>(
+    db,
+    sql`select id, project_id as "projectId" from project_tabs
+        where organization_id = ${organizationId} and (page_id = any(${idArray(pageIds)}) or source_project_id = any(${idArray(projectIds)}))`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), projectId: Number(r.projectId) }));
+}
+
+/** tab.updated for each tab that still exists (those of a deleted project went with it). */
+export async function announceTabs(ctx: Ctx, tabs: TabRef[]): Promise<void> {
+  if (tabs.length === 0) return;
+  const rows = await ctx.db.select().from(projectTabs).where(inArray(projectTabs.id, tabs.map((t) => t.id)));
+  for (const row of rows) emitInProject(ctx, 'tab.updated', Number(row.projectId), presentTab(row));
 }

@@ -102,6 +102,26 @@ describe('PATCH, move and DELETE /projects/{projectId}/tabs/{tabId}', () => {
   });
 });
 
+describe('tabs whose target goes away', () => {
+  it('are announced (tab.updated, target null) when their page is deleted or their board’s space is', async () => {
+    const w = await world();
+    const as = t.as(w.owner);
+    const doc = (await as.post(w.url, { type: 'doc', name: 'Doc', pageId: w.page.id })).json();
+    const elsewhere = await w.f.space(w.owner, 'Elsewhere');
+    const remote = await w.f.project(w.owner, elsewhere.id, 'Remote');
+    const board = (await as.post(w.url, { type: 'board', name: 'Remote board', sourceProjectId: remote.id })).json();
+    await newEvents(w.owner.organizationId);
+
+    expect((await as.delete(`/pages/${w.page.id}`)).statusCode).toBe(204);
+    const pageGone = (await newEvents(w.owner.organizationId)).filter((e) => e.type.startsWith('tab.'));
+    expect(pageGone.map((e) => [e.type, e.projectId, e.payload.id, e.payload.pageId])).toEqual([['tab.updated', w.project.id, doc.id, null]]);
+
+    expect((await as.delete(`/spaces/${elsewhere.id}`)).statusCode).toBe(204);
+    const spaceGone = (await newEvents(w.owner.organizationId)).filter((e) => e.type.startsWith('tab.'));
+    expect(spaceGone.map((e) => [e.type, e.payload.id, e.payload.sourceProjectId])).toEqual([['tab.updated', board.id, null]]);
+  });
+});
+
 const tabWorld = async () => {
   const w = await world();
   const tab = (await t.as(w.owner).post(w.url, { type: 'link', name: 'L', url: 'https://example.com' })).json();
