@@ -163,7 +163,8 @@ export async function restorePage(ctx: Ctx, env: Env, pageId: number): Promise<P
 /** Deletes the page and its subtree, with the files no other page refers to (blobs after commit). */
 export async function deletePage(ctx: Ctx, env: DocsEnv, pageId: number): Promise<void> {
   const page = await authorizePage(ctx.db, ctx.actor, pageId, 'write');
-  const ids = idArray(await subtreeIds(ctx.db, pageId));
+  const subtree = await subtreeIds(ctx.db, pageId);
+  const ids = idArray(subtree);
   const orphans = await queryRows<{ id: number; key: string }>(
     ctx.db,
     sql`select f.id, f.key from files f
@@ -171,7 +172,7 @@ export async function deletePage(ctx: Ctx, env: DocsEnv, pageId: number): Promis
           and not exists (select 1 from page_files o where o.file_id = f.id and o.page_id <> all(${ids}::bigint[]))
           and f.organization_id = ${ctx.actor.organizationId}`,
   );
-  const tabs = await tabsPointingAt(ctx.db, ctx.actor.organizationId, { pageIds: await subtreeIds(ctx.db, pageId) });
+  const tabs = await tabsPointingAt(ctx.db, ctx.actor.organizationId, { pageIds: subtree });
   await ctx.db.execute(sql`delete from pages where id = ${pageId}`);
   emit(ctx, { type: 'page.deleted', spaceId: page.spaceId, payload: { id: pageId } });
   await announceTabs(ctx, tabs);

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { projectGroups, projects, projectUserSettings, stages } from '../../db/schema/index.js';
 import { readableSpaceIds } from '../../platform/access.js';
 import type { Actor } from '../../platform/auth.js';
@@ -16,6 +16,7 @@ import type { ListProjectsQueryDto, ProjectDto, ProjectFullDto } from './project
 
 export interface ProjectFilter {
   projectId?: number;
+  projectIds?: number[];
   /** A space's listing: projects at home there and linked into it, with their group and position there. */
   spaceId?: number;
   /** Only projects shown in one of these spaces (home or linked). */
@@ -31,6 +32,7 @@ export interface ProjectFilter {
 export async function queryProjects(db: Queryable, actor: Actor, f: ProjectFilter): Promise<{ items: ProjectDto[]; total: number }> {
   const conditions: SQL[] = [sql`p.organization_id = ${actor.organizationId}`];
   if (f.projectId !== undefined) conditions.push(sql`p.id = ${f.projectId}`);
+  if (f.projectIds !== undefined) conditions.push(sql`p.id = any(${idArray(f.projectIds)})`);
   if (f.spaceId !== undefined) conditions.push(sql`(p.space_id = ${f.spaceId} or here.space_id is not null)`);
   if (f.inSpaces !== undefined) {
     const ids = `{${f.inSpaces.join(',')}}`;

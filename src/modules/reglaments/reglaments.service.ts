@@ -21,10 +21,10 @@ export const placementsIn = (groupId: number): OrderedScope => ({ table: 'reglam
 
 export const fullReglament = async (db: Queryable, actor: Actor, id: number): Promise<ReglamentFullDto> => presentReglamentFull(await loadReglament(db, actor, id));
 
-/** Loads Reglament(full) as the route answers it and announces it. */
-export async function announceReglament(ctx: Ctx, type: EventType, id: number, homeSpaceId: number): Promise<ReglamentFullDto> {
+/** Loads Reglament(full) as the route answers it and announces it (to its home space: the first of its spaceIds). */
+export async function announceReglament(ctx: Ctx, type: EventType, id: number, homeSpaceId?: number): Promise<ReglamentFullDto> {
   const reglament = await fullReglament(ctx.db, ctx.actor, id);
-  emitReglament(ctx, type, homeSpaceId, reglament);
+  emitReglament(ctx, type, homeSpaceId ?? reglament.spaceIds[0]!, reglament);
   return reglament;
 }
 
@@ -264,13 +264,10 @@ export async function deleteReglament(ctx: Ctx, store: FileStore, id: number): P
     .from(reglamentQuestionFiles)
     .innerJoin(reglamentQuestions, eq(reglamentQuestions.id, reglamentQuestionFiles.questionId))
     .where(eq(reglamentQuestions.reglamentId, id));
-  await removeFiles(ctx, store, [...own, ...ofQuestions].map((f) => f.fileId));
+  await deleteFiles(ctx, store, [...own, ...ofQuestions].map((f) => f.fileId));
   await clearIntro(ctx, id);
   await db.delete(reglaments).where(eq(reglaments.id, id));
   emitReglament(ctx, 'reglament.deleted', access.homeSpaceId, { id });
   for (const { groupId } of groups) await compact(db, placementsIn(groupId));
 }
-
-/** Deletes the reglament's file rows in the transaction and their blobs once it commits (see deleteFiles). */
-export const removeFiles = (ctx: Ctx, store: FileStore, fileIds: number[]): Promise<void> => deleteFiles(ctx, store, fileIds);
 

@@ -141,9 +141,7 @@ export async function deleteSpace(ctx: Ctx, store: FileStore, spaceId: number): 
   await db.select({ id: spaces.id }).from(spaces).where(eq(spaces.id, spaceId)).for('update');
   const holders = await db.select({ userId: spaceUserSettings.userId }).from(spaceUserSettings).where(eq(spaceUserSettings.spaceId, spaceId));
   // Tabs elsewhere that show the space's pages or boards lose their target with it.
-  const inSpace = (table: 'pages' | 'projects') =>
-    queryRows<{ id: number }>(db, sql`select id from ${sql.identifier(table)} where space_id = ${spaceId} and organization_id = ${actor.organizationId}`).then((r) => r.map((x) => Number(x.id)));
-  const tabs = await tabsPointingAt(db, actor.organizationId, { pageIds: await inSpace('pages'), projectIds: await inSpace('projects') });
+  const tabs = await tabsPointingAt(db, actor.organizationId, { spaceId });
   await db.delete(spaces).where(and(eq(spaces.id, spaceId), eq(spaces.organizationId, actor.organizationId)));
   emit(ctx, { type: 'space.deleted', spaceId, payload: { id: spaceId } });
   await announceTabs(ctx, tabs);

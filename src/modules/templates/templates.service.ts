@@ -22,10 +22,8 @@ export const MAX_TEMPLATE_TASKS = 2000;
 
 export async function listTemplates(ctx: Ctx, page: { limit: number; offset: number }): Promise<{ items: TemplateDto[]; total: number }> {
   const org = eq(projectTemplates.organizationId, ctx.actor.organizationId);
-  const [rows, [total]] = [
-    await ctx.db.select().from(projectTemplates).where(org).orderBy(asc(projectTemplates.name), asc(projectTemplates.id)).limit(page.limit).offset(page.offset),
-    await ctx.db.select({ n: count() }).from(projectTemplates).where(org),
-  ];
+  const rows = await ctx.db.select().from(projectTemplates).where(org).orderBy(asc(projectTemplates.name), asc(projectTemplates.id)).limit(page.limit).offset(page.offset);
+  const [total] = await ctx.db.select({ n: count() }).from(projectTemplates).where(org);
   return { items: rows.map(presentTemplate), total: Number(total?.n ?? 0) };
 }
 
@@ -108,14 +106,16 @@ export async function applyTemplate(ctx: Ctx, templateId: number, project: NewPr
     .from(projectTemplates)
     .where(and(eq(projectTemplates.id, templateId), eq(projectTemplates.organizationId, actor.organizationId)));
   if (!template) throw new AppError('REFERENCE_NOT_FOUND', 'template not found');
-  const stageIds: number[] = [];
-  for (const [order, s] of template.stages.entries()) {
-    const [row] = await queryRows<{ id: number }>(
-      db,
-      sql`insert into stages (organization_id, project_id, name, color, tasks_limit, "order")
-          values (${actor.organizationId}, ${project.id}, ${s.name}, ${s.color}, ${s.tasksLimit}, ${order}) returning id`,
+  // Ids taken first (ascending, as duplicate project does), so one statement inserts every column in order.
+  const stageIds = await allocateIds(db, 'stages', template.stages.length);
+  if (stageIds.length > 0) {
+    const columns = template.stages.map((s, order) => ({ id: stageIds[order], name: s.name, color: s.color, tasks_limit: s.tasksLimit, order }));
+    await db.execute(
+      sql`insert into stages (id, organization_id, project_id, name, color, tasks_limit, "order")
+          overriding system value
+          select c.id, ${actor.organizationId}, ${project.id}, c.name, c.color, c.tasks_limit, c.order
+          from jsonb_to_recordset(${JSON.stringify(columns)}::jsonb) as c(id bigint, name text, color text, tasks_limit int, "order" int)`,
     );
-    stageIds.push(Number(row!.id));
   }
   await addTabs(ctx, project.id, template.tabs);
   await createTemplateTasks(ctx, project, stageIds, template.tasks, template.name);

@@ -7,7 +7,7 @@ import { orderToInt } from '../../../platform/schemas.js';
 import { emitSpaceFull } from '../../spaces/spaces.events.js';
 import { lockSlot, writeSlot } from '../placement/placement.ordering.js';
 import { authorizeProjectInSpace } from '../projects.policy.js';
-import { emitProject, loadProject } from '../projects.service.js';
+import { emitProject, queryProjects } from '../projects.service.js';
 import { presentProjectGroup } from './groups.presenter.js';
 import type { ProjectGroupDto } from './groups.schemas.js';
 
@@ -71,7 +71,7 @@ export async function deleteProjectGroup(ctx: Ctx, spaceId: number, groupId: num
   await compact(ctx.db, groupsOf(spaceId));
   await emitSpaceFull(ctx, 'space.updated', spaceId);
   // Projects at home here changed group and position (a linked one's Project form does not show them).
-  for (const entry of leaving) {
-    if (entry.kind === 'home') emitProject(ctx, 'project.updated', await loadProject(ctx.db, ctx.actor, entry.projectId));
-  }
+  const homes = leaving.filter((e) => e.kind === 'home').map((e) => e.projectId);
+  if (homes.length === 0) return;
+  for (const project of (await queryProjects(ctx.db, ctx.actor, { projectIds: homes })).items) emitProject(ctx, 'project.updated', project);
 }

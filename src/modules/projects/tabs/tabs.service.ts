@@ -138,18 +138,15 @@ export interface TabRef {
 }
 
 /**
- * The tabs that point at these pages or projects, read before they go: the database then sets the
- * tabs' targets to null, and `announceTabs` tells their boards (tab.updated).
+ * The tabs that point at these pages, or at any page or project of a space, read before those go:
+ * the database then sets the tabs' targets to null, and `announceTabs` tells their boards (tab.updated).
  */
-export async function tabsPointingAt(db: Queryable, organizationId: number, target: { pageIds?: number[]; projectIds?: number[] }): Promise<TabRef[]> {
-  const pageIds = target.pageIds ?? [];
-  const projectIds = target.projectIds ?? [];
-  if (pageIds.length === 0 && projectIds.length === 0) return [];
-  const rows = await queryRows<TabRef>(
-    db,
-    sql`select id, project_id as "projectId" from project_tabs
-        where organization_id = ${organizationId} and (page_id = any(${idArray(pageIds)}) or source_project_id = any(${idArray(projectIds)}))`,
-  );
+export async function tabsPointingAt(db: Queryable, organizationId: number, target: { pageIds: number[] } | { spaceId: number }): Promise<TabRef[]> {
+  const pointing =
+    'spaceId' in target
+      ? sql`page_id in (select id from pages where space_id = ${target.spaceId}) or source_project_id in (select id from projects where space_id = ${target.spaceId})`
+      : sql`page_id = any(${idArray(target.pageIds)})`;
+  const rows = await queryRows<TabRef>(db, sql`select id, project_id as "projectId" from project_tabs where organization_id = ${organizationId} and (${pointing})`);
   return rows.map((r) => ({ id: Number(r.id), projectId: Number(r.projectId) }));
 }
 

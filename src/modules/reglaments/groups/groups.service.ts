@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { reglamentGroups, reglamentSpaces } from '../../../db/schema/index.js';
-import { idArray, queryRows, type Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { compact, lockOrder, placeAt, writeOrder, type OrderedScope } from '../../../platform/ordering.js';
@@ -80,10 +80,7 @@ export async function deleteReglamentGroup(ctx: Ctx, spaceId: number, groupId: n
   await compact(ctx.db, groupsOf(spaceId));
   await emitSpaceFull(ctx, 'space.updated', spaceId);
   // The moved reglaments changed group and position: each is announced, in its new place.
-  if (leaving.length === 0) return;
-  const homes = await queryRows<{ id: number; spaceId: number }>(ctx.db, sql`select id, space_id as "spaceId" from reglaments where id = any(${idArray(leaving)})`);
-  const homeOf = new Map(homes.map((h) => [Number(h.id), Number(h.spaceId)]));
-  for (const reglamentId of leaving) await announceReglament(ctx, 'reglament.updated', reglamentId, homeOf.get(reglamentId)!);
+  for (const reglamentId of leaving) await announceReglament(ctx, 'reglament.updated', reglamentId);
 }
 
 /** {id, name, order} of a space's reglament groups, for Space(full). */

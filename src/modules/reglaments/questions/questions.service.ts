@@ -9,7 +9,7 @@ import { recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { presentFile } from '../../files/files.presenter.js';
 import { emitReglament, questionForReaders, recordEvent } from '../reglaments.events.js';
 import { authorizeReglament, may } from '../reglaments.policy.js';
-import { removeFiles } from '../reglaments.service.js';
+import { deleteFiles } from '../../files/files.service.js';
 import { presentQuestion, presentQuestionBrief } from './questions.presenter.js';
 import { queryQuestions } from './questions.queries.js';
 import type { QuestionBriefDto, QuestionDto } from './questions.schemas.js';
@@ -103,7 +103,7 @@ export async function deleteQuestion(ctx: Ctx, store: FileStore, reglamentId: nu
   const access = await authorizeQuestion(ctx, reglamentId, questionId);
   await lockOrder(ctx.db, questionsOf(reglamentId));
   const attached = await ctx.db.select({ fileId: reglamentQuestionFiles.fileId }).from(reglamentQuestionFiles).where(eq(reglamentQuestionFiles.questionId, questionId));
-  await removeFiles(ctx, store, attached.map((f) => f.fileId));
+  await deleteFiles(ctx, store, attached.map((f) => f.fileId));
   await ctx.db.delete(reglamentQuestions).where(eq(reglamentQuestions.id, questionId));
   await compact(ctx.db, questionsOf(reglamentId));
   await recordEvent(ctx, reglamentId, 'question', { change: 'deleted', questionId });
@@ -132,7 +132,7 @@ export async function deleteQuestionFile(ctx: Ctx, store: FileStore, reglamentId
   if (!attached) throw notFound('file of this question');
   // Unlinked here: the file itself stays if a task cover or a message still shows it.
   await ctx.db.delete(reglamentQuestionFiles).where(and(eq(reglamentQuestionFiles.questionId, questionId), eq(reglamentQuestionFiles.fileId, fileId)));
-  await removeFiles(ctx, store, [fileId]);
+  await deleteFiles(ctx, store, [fileId]);
   await recordEvent(ctx, reglamentId, 'file', { change: 'deleted', questionId, fileId });
   await announceQuestion(ctx, access.homeSpaceId, reglamentId, questionId);
 }

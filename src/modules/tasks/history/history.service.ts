@@ -95,7 +95,7 @@ export async function recordForTasks(
   actor: Actor,
   taskIds: number[],
   type: HistoryEntry['type'],
-  state: string | ((taskId: number) => string),
+  state: string,
 ): Promise<HistoryDto[]> {
   if (taskIds.length === 0) return [];
   const rows = await queryRows<{ id: number; name: string; projectName: string }>(
@@ -108,7 +108,7 @@ export async function recordForTasks(
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   const entries = [...new Set(taskIds)].flatMap((taskId) => {
     const task = byId.get(taskId);
-    return task ? [{ taskId, type, state: typeof state === 'string' ? state : state(taskId), projectName: task.projectName, taskName: task.name }] : [];
+    return task ? [{ taskId, type, state, projectName: task.projectName, taskName: task.name }] : [];
   });
   return recordHistory(db, actor, entries);
 }
