@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { AppError } from './errors.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -41,7 +42,63 @@ export function registerValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(closeRoot(schema as JsonSchema)) : stringAjv.compile(schema as FastifySchema & object),
   );
+  // Before the schema, so it covers every string the request carries, properties the schema would
+  // strip included: PostgreSQL answers a stored NUL with an encoding error, not a 400.
+  app.addHook('preValidation', async (request) => {
+    const bad =
+      unstorableTextIn(request.params, '/params') ?? unstorableTextIn(request.query, '/querystring') ?? unstorableTextIn(request.body, '');
+    if (bad !== null) throw unstorableText(bad || '/');
+    // A body schema keyed by content type (JSON or multipart) is skipped by Fastify when the request
+    // has no body at all, so the handler would meet `undefined`.
+    const bodySchema = request.routeOptions.schema?.body as { content?: unknown } | undefined;
+    if (bodySchema?.content && request.body === undefined && !request.isMultipart()) {
+      throw new AppError('VALIDATION_FAILED', 'a body is required: JSON or multipart/form-data', [{ path: '/', message: 'is required' }]);
+    }
+  });
   // The API speaks JSON and multipart only (conventions.md); Fastify would otherwise hand a
   // text/plain body to a JSON route as a string and answer 400 instead of 415.
   app.removeContentTypeParser('text/plain');
+}
+
+/**
+ * Text PostgreSQL cannot store as sent: U+0000 (refused by the server's UTF-8 check) and a lone
+ * surrogate (no UTF-8 form; the drivers would silently turn it into U+FFFD).
+ */
+export function isUnstorableText(value: string): boolean {
+  return UNSTORABLE.test(value);
+}
+// Matched by UTF-16 code unit (no `u` flag): NUL, a high surrogate without its low half, a low one alone.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unstorableText(path: string): AppError {
+  const message = 'must not contain NUL (U+0000) or unpaired surrogate characters';
+  return new AppError('VALIDATION_FAILED', `${path} ${message}`, [{ path, message }]);
+}
+
+/** Refuses a multipart field or file name the same way a JSON string is refused. */
+export function assertStorableText(value: string | undefined, path: string): void {
+  if (value !== undefined && isUnstorableText(value)) throw unstorableText(path);
+}
+
+/**
+ * The JSON-pointer path of the first unstorable string (keys included) in a parsed request part,
+ * or null. Iterative: a deeply nested body must not overflow the stack.
+ */
+function unstorableTextIn(root: unknown, rootPath: string): string | null {
+  const stack: Array<[unknown, string]> = [[root, rootPath]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (isUnstorableText(value)) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}/${i}`]);
+    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      for (const key of Object.keys(value)) {
+        const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (isUnstorableText(key)) return at;
+        stack.push([(value as Record<string, unknown>)[key], at]);
+      }
+    }
+  }
+  return null;
 }

@@ -4,6 +4,7 @@ import type { MultipartFile, Multipart } from '@fastify/multipart';
 import type { App } from '../../../platform/types.js';
 import { read, write } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { assertStorableText } from '../../../platform/validation.js';
 import { pageOf, setPageHeaders } from '../../../platform/http.js';
 import { receiveFiles, type ReceivedFile } from '../../files/files.service.js';
 import { HistorySchema } from '../history/history.schemas.js';
@@ -36,7 +37,11 @@ async function receiveMessage(app: App, request: FastifyRequest): Promise<{ inpu
       files: async function* () {
         for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
           if (part.type === 'file') yield part as MultipartFile;
-          else fields[part.fieldname] = String(part.value);
+          else {
+            assertStorableText(part.fieldname, '/');
+            assertStorableText(String(part.value), `/${part.fieldname}`);
+            fields[part.fieldname] = String(part.value);
+          }
         }
       } as () => AsyncIterableIterator<MultipartFile>,
     },
