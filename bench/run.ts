@@ -12,8 +12,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { parseArgs } from 'node:util';
+import { freshPostgres } from './postgres.js';
 import { startServer, type RunningServer } from './server.js';
 import { seedBoard, type Board } from './seed.js';
 import { runWorkload, type WorkloadResult } from './workloads.js';
@@ -34,23 +34,6 @@ const warmup = Number(values.warmup);
 const taskCount = Number(values.tasks);
 const modes = values.db === 'both' ? ['pglite', 'postgres'] : [values.db!];
 const pgUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/workboard_bench';
-
-/** A clean database for the PostgreSQL run: the bench database is created if missing and emptied. */
-async function freshPostgres(url: string): Promise<void> {
-  const target = new URL(url);
-  const dbName = target.pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  const exists = await client.query('select 1 from pg_database where datname = $1', [dbName]);
-  if (exists.rowCount === 0) await client.query(`create database ${pg.escapeIdentifier(dbName)}`);
-  await client.end();
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  await db.query('drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;');
-  await db.end();
-}
 
 interface ModeResult {
   db: string;

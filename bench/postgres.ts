@@ -1,0 +1,18 @@
+import pg from 'pg';
+
+/** A clean database for the PostgreSQL run: the bench database is created if missing and emptied. */
+export async function freshPostgres(url: string): Promise<void> {
+  const target = new URL(url);
+  const dbName = target.pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [dbName]);
+  if (exists.rowCount === 0) await client.query(`create database ${pg.escapeIdentifier(dbName)}`);
+  await client.end();
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query('drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;');
+  await db.end();
+}
