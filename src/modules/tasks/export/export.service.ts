@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { stringify } from 'csv-stringify/sync';
+import { toCsv } from '../../../platform/csv.js';
 import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { authorizeProjectTasks } from '../tasks.policy.js';
@@ -46,10 +46,6 @@ const COLUMNS: Record<ExportField, { header: string; cell: (t: TaskDto & { archi
   archived: { header: 'Archived', cell: (t) => (t.archived ? 'yes' : 'no') },
 };
 
-// OWASP's CSV injection rule: a cell a spreadsheet would run as a formula is made plain text.
-const FORMULA = /^[=+\-@\t\r]/;
-const neutral = (value: string) => (FORMULA.test(value) ? `'${value}` : value);
-
 /** The project's tasks as CSV (header row first), in board order, archived ones last when asked for. */
 export async function exportProjectTasks(ctx: Ctx, projectId: number, input: ExportInput): Promise<string> {
   const { db, actor } = ctx;
@@ -80,7 +76,7 @@ export async function exportProjectTasks(ctx: Ctx, projectId: number, input: Exp
   }
   const names = await namesFor(db, actor.organizationId, projectId, tasks);
   const rows = tasks.map((t) => fields.map((f) => COLUMNS[f].cell(t, names, projectId)));
-  return `\uFEFF${stringify([fields.map((f) => COLUMNS[f].header), ...rows], { cast: { string: neutral } })}`;
+  return toCsv([fields.map((f) => COLUMNS[f].header), ...rows]);
 }
 
 async function namesFor(db: Queryable, organizationId: number, projectId: number, tasks: TaskDto[]): Promise<Names> {
