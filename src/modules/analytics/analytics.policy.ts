@@ -13,7 +13,7 @@ import { forbidden, notFound } from '../../platform/errors.js';
 const orgAdmin = (actor: Actor) => actor.orgRole === 'owner' || actor.orgRole === 'admin';
 
 /** The projects at home in the space or linked into it, as a subquery of ids. */
-const projectsOfSpaces = (spaceIds: SQL) =>
+export const projectsOfSpaces = (spaceIds: SQL) =>
   sql`(select p.id from projects p where p.space_id = any(${spaceIds}) union select ps.project_id from project_spaces ps where ps.space_id = any(${spaceIds}))`;
 
 const inProjects = (projects: SQL) => sql`t.id in (select ts.task_id from task_stages ts where ts.project_id in ${projects})`;
@@ -25,8 +25,10 @@ export async function projectScope(db: Queryable, actor: Actor, projectId: numbe
 
 export async function spaceScope(db: Queryable, actor: Actor, spaceId: number): Promise<SQL> {
   requireRole(await spaceRoleOf(db, actor, spaceId), 'admin', 'space');
-  return inProjects(projectsOfSpaces(sql`array[${spaceId}]::bigint[]`));
+  return inProjects(spaceProjects(spaceId));
 }
+
+export const spaceProjects = (spaceId: number) => projectsOfSpaces(sql`array[${spaceId}]::bigint[]`);
 
 /** Tasks of the caller's organization it can read: all for admins, else those of its spaces. */
 export async function readableScope(db: Queryable, actor: Actor): Promise<SQL> {

@@ -20,11 +20,14 @@ export const closedInRange = (status: 1 | 2, r: Range) => sql`
   group by c.task_id`;
 
 /** Tasks of `scope` overdue at `at`: created before, deadline before, and not done or rejected then. */
-export const overdueAt = (at: Date) => sql`
+export const overdueAt = (at: Date | SQL) => {
+  const m = at instanceof Date ? sql`${at.toISOString()}::timestamptz` : at;
+  return sql`
   select s.id from scope s
-  where s.created_at < ${at.toISOString()}::timestamptz and s.deadline < ${at.toISOString()}::timestamptz
-    and coalesce((select c.status from task_status_changes c where c.task_id = s.id and c.at < ${at.toISOString()}::timestamptz
+  where s.created_at < ${m} and s.deadline < ${m}
+    and coalesce((select c.status from task_status_changes c where c.task_id = s.id and c.at < ${m}
                   order by c.at desc, c.id desc limit 1), 0) not in (1, 2)`;
+};
 
 /** Hours of time records dated in range on tasks of `scope`. */
 export const recordsInRange = (r: Range) => sql`
