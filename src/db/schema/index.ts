@@ -17,3 +17,4 @@ export * from './notifications.js';
 export * from './webhooks.js';
 export * from './tabs.js';
 export * from './templates.js';
+export * from './ai.js';

@@ -1,0 +1,7 @@
+import type { App } from '../../platform/types.js';
+import llmSettingsRoutes from './settings.routes.js';
+
+/** routes.md "AI assistant": model settings, the index and its jobs, and asking. */
+export default async function aiRoutes(app: App): Promise<void> {
+  await app.register(llmSettingsRoutes);
+}
