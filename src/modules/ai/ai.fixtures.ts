@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
+import type { TestKit, TestUser } from '../../test/app.js';
 
 /** A key for the test apps (PostgreSQL has no generated one). */
 export const TEST_SECRETS_KEY = randomBytes(32).toString('base64');
@@ -168,4 +169,41 @@ export function useFakeProviders(): { openai: FakeProvider; anthropic: FakeProvi
     await Promise.all(Object.values(fakes).map((f) => f.close()));
   });
   return fakes;
+}
+
+type Json = Record<string, any> & { id: number };
+
+function made(res: { statusCode: number; body: string; json(): unknown }, what: string): Json {
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`${what} failed: ${res.statusCode} ${res.body}`);
+  return res.json() as Json;
+}
+
+/** Builders of what the assistant reads, all through the HTTP API. */
+export function knowledgeFactories(t: TestKit) {
+  return {
+    async space(owner: TestUser, name: string) {
+      return made(await t.as(owner).post('/spaces', { name }), 'space');
+    },
+    async docGroup(owner: TestUser, spaceId: number) {
+      return made(await t.as(owner).post(`/spaces/${spaceId}/documentation-groups`, { name: 'Guides' }), 'documentation group');
+    },
+    async page(owner: TestUser, spaceId: number, groupId: number, name: string, content: string, parentPageId?: number) {
+      return made(await t.as(owner).post('/pages', { spaceId, documentationGroupId: groupId, name, content, ...(parentPageId ? { parentPageId } : {}) }), 'page');
+    },
+    async reglament(owner: TestUser, spaceId: number, name: string, content: string, draft = false) {
+      const group = made(await t.as(owner).post(`/spaces/${spaceId}/reglament-groups`, { name: 'Rules' }), 'reglament group');
+      return made(await t.as(owner).post('/reglaments', { name, reglamentColumnId: group.id, content, order: 0, draft }), 'reglament');
+    },
+    async projectDoc(owner: TestUser, spaceId: number, name: string, content: string) {
+      const project = made(await t.as(owner).post('/projects', { spaceId, name }), 'project');
+      made(await t.as(owner).patch(`/projects/${project.id}/documentation/content`, { content }), 'project documentation');
+      return project;
+    },
+    /** A member of the organization added to the space with the role. */
+    async member(owner: TestUser, spaceId: number, role: 'admin' | 'editor' | 'member' | 'reader') {
+      const user = await t.member(owner, 'member');
+      made(await t.as(owner).post(`/spaces/${spaceId}/members`, { userIds: [user.id], role }), 'share');
+      return user;
+    },
+  };
 }

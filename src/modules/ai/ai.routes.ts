@@ -1,7 +1,9 @@
 import type { App } from '../../platform/types.js';
 import llmSettingsRoutes from './settings.routes.js';
+import indexingRoutes from './index/indexing.routes.js';
 
 /** routes.md "AI assistant": model settings, the index and its jobs, and asking. */
 export default async function aiRoutes(app: App): Promise<void> {
   await app.register(llmSettingsRoutes);
+  await app.register(indexingRoutes);
 }

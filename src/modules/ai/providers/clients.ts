@@ -94,7 +94,8 @@ function openAiClient(s: ClientSettings, fetch: typeof globalThis.fetch): LlmCli
       }),
     embed: (texts) =>
       guarded(async () => {
-        const answer = await client.embeddings.create({ model: s.embeddingModel ?? s.model, input: texts });
+        // Floats asked for explicitly: the SDK would ask for base64, which many local servers ignore.
+        const answer = await client.embeddings.create({ model: s.embeddingModel ?? s.model, input: texts, encoding_format: 'float' });
         const vectors = [...answer.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         return { vectors, promptTokens: answer.usage?.prompt_tokens ?? 0 };
       }),
