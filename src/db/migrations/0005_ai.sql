@@ -28,6 +28,7 @@ CREATE TABLE "ai_documents" (
 	"content_hash" text NOT NULL,
 	"chunks" integer DEFAULT 0 NOT NULL,
 	"status" text NOT NULL,
+	"embedding_model" text,
 	"error" text,
 	"indexed_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

@@ -66,6 +66,8 @@ export const aiDocuments = pgTable(
     contentHash: text('content_hash').notNull(),
     chunks: integer('chunks').notNull().default(0),
     status: text('status', { enum: ['indexed', 'failed'] }).notNull(),
+    // The model its chunks' vectors come from (null: none); another configured model means re-embedding.
+    embeddingModel: text('embedding_model'),
     error: text('error'),
     indexedAt: ts('indexed_at').notNull().defaultNow(),
     createdAt: createdAt(),

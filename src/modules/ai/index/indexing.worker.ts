@@ -82,15 +82,25 @@ export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobR
     const db = app.database.db;
     const sources = await listSources(db, org, [job.spaceId]);
     const indexed = await db
-      .select({ id: aiDocuments.id, sourceType: aiDocuments.sourceType, sourceId: aiDocuments.sourceId, hash: aiDocuments.contentHash, status: aiDocuments.status })
+      .select({
+        id: aiDocuments.id,
+        sourceType: aiDocuments.sourceType,
+        sourceId: aiDocuments.sourceId,
+        hash: aiDocuments.contentHash,
+        status: aiDocuments.status,
+        embeddingModel: aiDocuments.embeddingModel,
+      })
       .from(aiDocuments)
       .where(and(eq(aiDocuments.organizationId, org), eq(aiDocuments.spaceId, job.spaceId)));
     const byKey = new Map(indexed.map((d) => [keyOf(d), d]));
     const present = new Set(sources.map(keyOf));
     const gone = indexed.filter((d) => !present.has(keyOf(d)));
+    const model = await configuredModel(db, org, appDeps(app));
+    const embeddingModel = model?.embeddingModel ?? null;
+    // Changed, new, failed, or embedded by another model than the one configured now (or none).
     const todo = sources.filter((s) => {
       const doc = byKey.get(keyOf(s));
-      return job.full || !doc || doc.hash !== s.hash || doc.status === 'failed';
+      return job.full || !doc || doc.hash !== s.hash || doc.status === 'failed' || doc.embeddingModel !== embeddingModel;
     });
     job = await progress(app, job, { total: todo.length + gone.length, processed: 0, failed: 0 });
 
@@ -100,7 +110,6 @@ export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobR
       job = await progress(app, job, { processed: gone.length });
     }
 
-    const model = await configuredModel(db, org, appDeps(app));
     for (let i = 0; i < todo.length; i += BATCH) {
       const keys = todo.slice(i, i + BATCH);
       // A source deleted since the listing is simply not loaded; it counts as processed (the next job drops its entry).
@@ -157,6 +166,7 @@ async function indexBatch(app: FastifyInstance, organizationId: number, batch: S
           chunks: chunks.length,
           status: embedError ? 'failed' : 'indexed',
           error: embedError,
+          embeddingModel: model && !embedError ? model.embeddingModel : null,
         })
         .onConflictDoUpdate({
           target: [aiDocuments.organizationId, aiDocuments.sourceType, aiDocuments.sourceId],
@@ -167,6 +177,7 @@ async function indexBatch(app: FastifyInstance, organizationId: number, batch: S
             chunks: chunks.length,
             status: embedError ? 'failed' : 'indexed',
             error: embedError,
+            embeddingModel: model && !embedError ? model.embeddingModel : null,
             indexedAt: sql`now()`,
           },
         })
