@@ -49,6 +49,8 @@ export interface Config {
   aiTimeoutMs: number;
   /** Longest wait a provider's retry-after may ask for before the one retry (longer: fail at once). */
   aiMaxRetryAfterMs: number;
+  /** Memory the in-memory vector ranking may hold, all organizations together. */
+  aiVectorCacheBytes: number;
   /** A webhook attempt that has not answered 2xx within this time failed. */
   webhookTimeoutMs: number;
   /** Waits before each retry of a failed delivery; once all are spent the delivery failed. */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretsKey: secretsKey(env),
     aiTimeoutMs: int(env, 'AI_TIMEOUT_MS', 60_000, 100),
     aiMaxRetryAfterMs: int(env, 'AI_MAX_RETRY_AFTER_MS', 10_000, 0),
+    aiVectorCacheBytes: int(env, 'AI_VECTOR_CACHE_MB', 256, 1) * 1024 * 1024,
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     // 8 retries over about a day (routes.md): 1m, 5m, 15m, 1h, 2h, 4h, 8h, 8h.
     webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [1, 5, 15, 60, 120, 240, 480, 480].map((m) => m * 60_000)),

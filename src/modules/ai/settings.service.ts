@@ -10,6 +10,7 @@ import { presentSettings, type LlmSettingsRow } from './ai.presenter.js';
 import type { PatchLlmSettingsInput, PutLlmSettingsInput } from './ai.schemas.js';
 import { llmClient, type LlmClient } from './providers/clients.js';
 import { LLM_SUBJECT, type ProviderHttpOptions } from './providers/http.js';
+import type { VectorIndex } from './ask/vector-index.js';
 
 /** What the AI use cases need from the app: the key box and how to call providers. */
 export interface AiDeps {
@@ -17,6 +18,8 @@ export interface AiDeps {
   http: ProviderHttpOptions;
   publicUrl: string;
   log?: RefusalLog;
+  /** The in-memory vector ranking (asking only). */
+  vectors?: VectorIndex;
 }
 
 /** The key is bound to its organization: a ciphertext copied to another organization's row does not decrypt. */

@@ -6,6 +6,7 @@ import { problemResponse } from '../../../platform/openapi.js';
 import * as S from '../ai.schemas.js';
 import { aiDeps, tags } from '../settings.routes.js';
 import { generateAnswer, prepareAsk, recordAnswer } from './ask.service.js';
+import { VectorIndex } from './vector-index.js';
 
 /**
  * A Server-Sent Events answer. Headers go out with the first piece of text, so a provider that
@@ -46,6 +47,7 @@ class AnswerStream {
 }
 
 export default async function askRoutes(app: App): Promise<void> {
+  const vectors = new VectorIndex(app.config.aiVectorCacheBytes);
   app.post(
     '/ai/requests',
     {
@@ -62,7 +64,7 @@ export default async function askRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const deps = aiDeps(app, request);
+      const deps = { ...aiDeps(app, request), vectors };
       const prepared = await read(app, request, (ctx) => prepareAsk(ctx, request.body, deps));
       if (!request.body.stream) {
         const generated = await generateAnswer(prepared);

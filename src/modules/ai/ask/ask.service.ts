@@ -83,7 +83,7 @@ export async function prepareAsk(ctx: Ctx, input: AskInput, deps: AiDeps): Promi
       deps.log?.warn({ err: (err as Error).message }, 'question embedding failed: full-text ranking only');
     }
   }
-  const found = await retrievePassages(ctx.db, org, readable, query, { limit: PASSAGES_FOR_MODEL, queryVector });
+  const found = await retrievePassages(ctx.db, org, readable, query, { limit: PASSAGES_FOR_MODEL, queryVector, ...(deps.vectors ? { vectors: deps.vectors } : {}) });
 
   // One number per document, in order of its best passage: [n] in an answer is sources[n - 1].
   const numbers = new Map<string, number>();

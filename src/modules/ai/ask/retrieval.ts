@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { AiSourceType } from '../../../db/schema/ai.js';
+import type { VectorIndex } from './vector-index.js';
 
 /**
  * Finds the passages that answer a question among those the caller may read *now*: the index is a
@@ -9,12 +10,10 @@ import type { AiSourceType } from '../../../db/schema/ai.js';
  * and projects policies). Nothing outside that set is ever loaded, so nothing outside it can reach
  * a prompt or an answer. Quiz questions and answers are not sources at all.
  *
- * Ranking is hybrid: full text (PostgreSQL's tsvector and ts_rank_cd, on PGlite and PostgreSQL
- * alike) and, when the question has an embedding, cosine similarity of the unit vectors computed in
- * SQL (a dot product over unnest of the two real[]). The two lists are fused by reciprocal rank
- * (k = 60), which needs no calibration between the two kinds of score. Vectors are ranked in SQL,
- * not in memory: only the candidates the caller may read are scanned, and no embedding leaves the
- * database (see docs/performance.md for the measurement).
+ * Ranking is hybrid: full text (PostgreSQL's tsvector, GIN index and ts_rank_cd, on PGlite and
+ * PostgreSQL alike) and, when the question has an embedding, cosine similarity of unit vectors
+ * ranked in memory (vector-index.ts says why, docs/performance.md has the figures). The two lists
+ * are fused by reciprocal rank (k = 60), which needs no calibration between the two kinds of score.
  */
 
 export interface Passage {
@@ -59,48 +58,40 @@ function readableDocument(organizationId: number, readable: Readable): SQL {
 /** Any word of the question may match (an AND of every word would miss most passages). */
 const tsQuery = (question: string) => sql`nullif(replace(plainto_tsquery('english', ${question})::text, ' & ', ' | '), '')::tsquery`;
 
-const vectorLiteral = (v: number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
-
 export async function retrievePassages(
   db: Queryable,
   organizationId: number,
   readable: Readable,
   question: string,
-  options: { limit: number; queryVector?: number[] | null },
+  options: { limit: number; queryVector?: number[] | null; vectors?: VectorIndex },
 ): Promise<Passage[]> {
   if (readable.spaceIds.length === 0) return [];
-  const vector = options.queryVector?.length ? vectorLiteral(options.queryVector) : null;
-  const rows = await queryRows<{ id: number; textRank: number | null; vectorRank: number | null }>(
+  // The permission is decided per document (hundreds), never per chunk (tens of thousands).
+  const allowed = await queryRows<{ id: number }>(
     db,
-    sql`with q as (select ${tsQuery(question)} as query),
-        allowed as (
-          select c.id, c.tsv, c.embedding from ai_chunks c join ai_documents d on d.id = c.document_id
-          where c.organization_id = ${organizationId} and ${readableDocument(organizationId, readable)}),
-        by_text as (
-          select a.id, row_number() over (order by ts_rank_cd(a.tsv, q.query, 32) desc, a.id) as rank
-          from allowed a, q where q.query is not null and a.tsv @@ q.query
-          order by rank limit ${CANDIDATES}),
-        by_vector as (
-          ${
-            vector
-              ? sql`select v.id, row_number() over (order by v.sim desc, v.id) as rank from (
-                  select a.id, (select sum(x * y) from unnest(a.embedding, ${vector}::real[]) as t(x, y)) as sim
-                  from allowed a where a.embedding is not null) v
-                order by rank limit ${CANDIDATES}`
-              : sql`select null::bigint as id, null::bigint as rank where false`
-          })
-        select coalesce(t.id, v.id) as id, t.rank as "textRank", v.rank as "vectorRank"
-        from by_text t full join by_vector v on v.id = t.id`,
+    sql`select d.id from ai_documents d where d.organization_id = ${organizationId} and ${readableDocument(organizationId, readable)}`,
   );
-  if (rows.length === 0) return [];
-  // The rankings that found anything (vectors may be configured before any chunk has one).
-  const lists = (rows.some((r) => r.textRank) ? 1 : 0) + (rows.some((r) => r.vectorRank) ? 1 : 0);
-  const best = lists / (RRF_K + 1);
-  const scored = rows
-    .map((r) => ({
-      id: Number(r.id),
-      score: ((r.textRank ? 1 / (RRF_K + Number(r.textRank)) : 0) + (r.vectorRank ? 1 / (RRF_K + Number(r.vectorRank)) : 0)) / best,
-    }))
+  if (allowed.length === 0) return [];
+  const allowedIds = allowed.map((d) => Number(d.id));
+  const textHits = await queryRows<{ id: number }>(
+    db,
+    sql`select c.id from ai_chunks c, (select ${tsQuery(question)} as query) q
+        where q.query is not null and c.tsv @@ q.query and c.organization_id = ${organizationId} and c.document_id = any(${idArray(allowedIds)})
+        order by ts_rank_cd(c.tsv, q.query, 32) desc, c.id limit ${CANDIDATES}`,
+  );
+  const vectorHits =
+    options.queryVector?.length && options.vectors
+      ? await options.vectors.nearest(db, organizationId, options.queryVector, new Set(allowedIds), CANDIDATES)
+      : [];
+
+  // Reciprocal rank fusion over the rankings that found anything.
+  const fused = new Map<number, number>();
+  textHits.forEach((h, i) => fused.set(Number(h.id), (fused.get(Number(h.id)) ?? 0) + 1 / (RRF_K + i + 1)));
+  vectorHits.forEach(([id], i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+  if (fused.size === 0) return [];
+  const best = ((textHits.length ? 1 : 0) + (vectorHits.length ? 1 : 0)) / (RRF_K + 1);
+  const scored = [...fused.entries()]
+    .map(([id, score]) => ({ id, score: score / best }))
     .sort((a, b) => b.score - a.score || a.id - b.id)
     .slice(0, options.limit);
   const details = await queryRows<Omit<Passage, 'score' | 'chunkId'> & { id: number }>(
