@@ -220,6 +220,17 @@ describe('asking with a model', () => {
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('stores the conversation per user, and it goes with the user', async () => {
+    const w = await world();
+    const answer = (await ask(w.reader, { question: 'When do we deploy?' })).json();
+    const [row] = await t.sql<{ user_id: number; title: string }>(sql`select user_id::int, title from ai_conversations where id = ${answer.conversationId}`);
+    expect(row).toEqual({ user_id: w.reader.id, title: 'When do we deploy?' });
+    // Setup shortcut: the account removed at the database (no route deletes a user yet).
+    await t.sql(sql`delete from organizations where owner_id = ${w.reader.id}`);
+    await t.sql(sql`delete from users where id = ${w.reader.id}`);
+    expect(await t.sql(sql`select 1 from ai_messages where conversation_id = ${answer.conversationId}`)).toEqual([]);
+  });
+
   it('ranks with vectors too when an embedding model is set', async () => {
     const w = await world();
     await t.as(w.owner).put('/ai/llm-settings', { ...openai(), embeddingModel: 'embed-test' });
