@@ -34,6 +34,8 @@ export interface FakeProvider {
   answer: string;
   /** Answer headers only after this many ms. */
   delayMs: number;
+  /** A streamed answer breaks off (the connection is destroyed) after its first piece. */
+  breakStream: boolean;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ const pieces = (text: string) => {
 type Handler = (req: Recorded, res: http.ServerResponse, fake: FakeProvider) => void;
 
 async function fakeServer(handler: Handler): Promise<FakeProvider> {
-  const fake = { requests: [] as Recorded[], failures: [] as Failure[], answer: 'The deploy window is Friday [1].', delayMs: 0 } as FakeProvider;
+  const fake = { requests: [] as Recorded[], failures: [] as Failure[], answer: 'The deploy window is Friday [1].', delayMs: 0, breakStream: false } as FakeProvider;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -111,6 +113,12 @@ export const fakeOpenAi = () =>
         return json(res, { ...base, object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: fake.answer } }], usage: { prompt_tokens: 120, completion_tokens: 12, total_tokens: 132 } });
       }
       const chunk = (delta: object, extra: object = {}) => ({ data: { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }], ...extra } });
+      if (fake.breakStream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify(chunk({ content: 'The deploy' }).data)}\n\n`);
+        setTimeout(() => res.destroy(), 50);
+        return;
+      }
       return sse(res, [
         chunk({ role: 'assistant', content: '' }),
         ...pieces(fake.answer).map((p) => chunk({ content: p })),

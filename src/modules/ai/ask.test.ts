@@ -256,6 +256,22 @@ describe('asking with a model', () => {
     expect(chatBodies(fakes.openai).length).toBeGreaterThan(0);
     expect(t.logs.join('\n')).not.toContain(KEY);
   });
+
+  it('ends a stream that breaks after its first words with an error event, storing nothing', async () => {
+    const w = await world();
+    await t.as(w.owner).put('/ai/llm-settings', openai());
+    fakes.openai.breakStream = true;
+    try {
+      const res = await ask(w.reader, { question: 'When do we deploy?', stream: true });
+      const all = events(res);
+      expect(all[0]).toEqual({ event: 'delta', data: { text: 'The deploy' } });
+      expect(all.at(-1)).toMatchObject({ event: 'error', data: { status: 502, code: 'AI_PROVIDER_FAILED' } });
+      expect(all.some((e) => e.event === 'done')).toBe(false);
+      expect(await t.sql(sql`select 1 from ai_conversations where user_id = ${w.reader.id}`)).toEqual([]);
+    } finally {
+      fakes.openai.breakStream = false;
+    }
+  });
 });
 
 commonCases(t, 'POST /ai/requests', {

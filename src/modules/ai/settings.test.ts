@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import dns from 'node:dns';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp, type TestKit, type TestUser } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
@@ -161,6 +162,22 @@ describe('GET /ai/llm-settings/models', () => {
     } finally {
       fakes.ollama.delayMs = 0;
     }
+  });
+});
+
+describe('the outbound guard at call time', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('refuses a provider host that resolved to a public address when saved but to loopback when called (DNS rebinding)', async () => {
+    vi.spyOn(dns.promises, 'lookup').mockResolvedValue([{ address: '93.184.215.14', family: 4 }] as never);
+    const owner = await configured(t, { provider: 'openai-compatible', baseUrl: 'https://llm.example.com/v1', apiKey: KEY, model: 'gpt-test' });
+    vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: dns.LookupAddress[]) => void) =>
+      cb(null, [{ address: '127.0.0.1', family: 4 }])) as never);
+    const res = await t.as(owner).get('/ai/llm-settings/models');
+    expect(expectProblem(res, 502, 'AI_PROVIDER_FAILED').detail).toBe(
+      'the LLM provider could not be reached: llm.example.com resolves to an address LLM providers may not target (loopback, private, link-local or reserved)',
+    );
+    expect(res.body).not.toContain('127.0.0.1');
   });
 });
 
