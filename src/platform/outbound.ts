@@ -257,13 +257,22 @@ export interface GuardedFetchOptions {
  * A `fetch` for client libraries (they take one as an option) whose every connection goes through
  * the guard: the URL is checked before each request (scheme, local names, IP literals) and the
  * resolved address in the socket's lookup. Redirects are not followed (a 3xx could point where the
- * guard refuses to go). Allow-listed hosts skip the guard. One connection pool per guard, shared by
- * the calls of one setting (never a socket to a refused address).
+ * guard refuses to go). Allow-listed hosts skip the guard.
  */
+// One connection pool per subject (and one for allow-listed hosts), shared by every call: a socket
+// in it was checked when it connected, and each request carries its own credentials.
+const agents = new Map<string, Agent>();
+function agentFor(subject: OutboundSubject | null): Agent {
+  const key = subject ? `guarded:${subject.label}` : 'allow-listed';
+  let agent = agents.get(key);
+  if (!agent) agents.set(key, (agent = subject ? new Agent({ connect: { lookup: guardedLookupFor(subject) as never } }) : new Agent()));
+  return agent;
+}
+
 export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fetch {
   const subject = options.subject ?? OUTBOUND;
-  const guarded = new Agent({ connect: { lookup: guardedLookupFor(subject) as never } });
-  const open = new Agent();
+  const guarded = agentFor(subject);
+  const open = agentFor(null);
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const url = new URL(raw);

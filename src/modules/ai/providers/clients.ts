@@ -119,6 +119,7 @@ function anthropicClient(s: ClientSettings, fetch: typeof globalThis.fetch): Llm
   return {
     chat: (r) =>
       guarded(async () => {
+        // Anthropic's temperature range is 0–1 (the settings allow OpenAI's 0–2).
         const base = { model: s.model, system: r.system, messages: r.messages, temperature: Math.min(r.temperature, 1), max_tokens: r.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS };
         if (!r.onDelta) {
           const answer = await client.messages.create({ ...base, stream: false });
