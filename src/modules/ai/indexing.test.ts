@@ -77,7 +77,11 @@ describe('indexing a space', () => {
     expect(reglament).toEqual([{ heading: 'Security rules › Laptops', content: 'Encrypt every laptop disk.' }]);
     expect((await t.as(w.owner).get(`/ai/documents/unindexed?spaceId=${w.space.id}`)).json()).toEqual({ count: 0, documents: [] });
 
-    const events = await t.sql<{ type: string; payload: any }>(sql`select type, payload from events where organization_id = ${w.owner.organizationId} and type like 'ai.%' order by id`);
+    const events = await t.sql<{ type: string; payload: any; space_id: number; editors_only: boolean }>(
+      sql`select type, payload, space_id::int, editors_only from events where organization_id = ${w.owner.organizationId} and type like 'ai.%' order by id`,
+    );
+    // For the space's editors and admins only (organization admins included), like a draft's changes.
+    expect(events.every((e) => e.editors_only && e.space_id === w.space.id)).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'ai.indexing.finished', payload: { id: created.json().id, status: 'succeeded', total: 4, processed: 4 } });
     expect(events.filter((e) => e.type === 'ai.indexing.progress').length).toBeGreaterThanOrEqual(2);
   });
