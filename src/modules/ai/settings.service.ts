@@ -133,9 +133,19 @@ export interface ConfiguredModel {
 export async function configuredModel(db: Queryable, organizationId: number, deps: AiDeps): Promise<ConfiguredModel | null> {
   const row = await settingsRow(db, organizationId);
   if (!row) return null;
-  const apiKey = row.apiKeyEncrypted ? deps.secrets.decrypt(row.apiKeyEncrypted, keyContext(organizationId)) : null;
+  const apiKey = row.apiKeyEncrypted ? decryptedKey(row.apiKeyEncrypted, organizationId, deps) : null;
   const client = llmClient({ provider: row.provider, baseUrl: row.baseUrl, apiKey, model: row.model, embeddingModel: row.embeddingModel }, { ...deps.http, ...(deps.log ? { log: deps.log } : {}) });
   return { client, model: row.model, embeddingModel: row.embeddingModel, temperature: row.temperature, maxTokens: row.maxTokens };
+}
+
+function decryptedKey(stored: string, organizationId: number, deps: AiDeps): string {
+  if (!deps.secrets.available) return deps.secrets.decrypt(stored, keyContext(organizationId)); // answers SECRETS_KEY_MISSING
+  try {
+    return deps.secrets.decrypt(stored, keyContext(organizationId));
+  } catch {
+    // SECRETS_KEY changed since the key was saved: say what to do rather than fail with a 500.
+    throw new AppError('CONFLICT', 'the stored API key was saved under another SECRETS_KEY and cannot be read: save apiKey again (PATCH /ai/llm-settings)');
+  }
 }
 
 export async function listProviderModels(ctx: Ctx, deps: AiDeps) {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp, type TestKit, type TestUser } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
+import { SecretBox } from '../../platform/secrets.js';
 import { AI_TEST_CONFIG, useFakeProviders } from './ai.fixtures.js';
 
 const t = useTestApp({ ...AI_TEST_CONFIG, aiTimeoutMs: 1000 });
@@ -91,6 +92,14 @@ describe('LLM settings', () => {
     const owner = await t.org();
     const res = await t.as(owner).put('/ai/llm-settings', { provider: 'anthropic', baseUrl: fakes.anthropic.url, apiKey: KEY, model: 'claude-test', embeddingModel: 'x' });
     expectProblem(res, 400, 'VALIDATION_FAILED');
+  });
+
+  it('answers 409 when the stored key was saved under another SECRETS_KEY', async () => {
+    const owner = await configured(t);
+    // Another key's ciphertext (what a changed SECRETS_KEY makes of every stored key).
+    const other = SecretBox.fromKey(Buffer.alloc(32, 7).toString('base64'));
+    await t.sql(sql`update ai_llm_settings set api_key_encrypted = ${other.encrypt(KEY, `ai.llm-settings.api-key:${owner.organizationId}`)} where organization_id = ${owner.organizationId}`);
+    expect(expectProblem(await t.as(owner).get('/ai/llm-settings/models'), 409, 'CONFLICT').detail).toContain('save apiKey again');
   });
 
   it('never writes the key to a log line', async () => {
