@@ -253,12 +253,6 @@ export interface GuardedFetchOptions {
   log?: RefusalLog;
 }
 
-/**
- * A `fetch` for client libraries (they take one as an option) whose every connection goes through
- * the guard: the URL is checked before each request (scheme, local names, IP literals) and the
- * resolved address in the socket's lookup. Redirects are not followed (a 3xx could point where the
- * guard refuses to go). Allow-listed hosts skip the guard.
- */
 // One connection pool per subject (and one for allow-listed hosts), shared by every call: a socket
 // in it was checked when it connected, and each request carries its own credentials.
 const agents = new Map<string, Agent>();
@@ -269,6 +263,12 @@ function agentFor(subject: OutboundSubject | null): Agent {
   return agent;
 }
 
+/**
+ * A `fetch` for client libraries (they take one as an option) whose every connection goes through
+ * the guard: the URL is checked before each request (scheme, local names, IP literals) and the
+ * resolved address in the socket's lookup. Redirects are not followed (a 3xx could point where the
+ * guard refuses to go). Allow-listed hosts skip the guard.
+ */
 export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fetch {
   const subject = options.subject ?? OUTBOUND;
   const guarded = agentFor(subject);

@@ -190,3 +190,15 @@ adminRoute('GET', (w) => `/ai/documents?spaceId=${w.space.id}`);
 adminRoute('GET', (w) => `/ai/documents/unindexed?spaceId=${w.space.id}`);
 adminRoute('GET', (_w, jobId) => `/ai/indexing-jobs/${jobId}`);
 adminRoute('POST', () => '/ai/indexing-jobs', (w) => ({ spaceId: w.space.id, full: true }), { spaceId: 'one' });
+
+describe('a space deleted while its job waits', () => {
+  it('takes the job with it; the worker finds nothing to do and logs no error', async () => {
+    const w = await world();
+    const job = (await t.as(w.owner).post('/ai/indexing-jobs', { spaceId: w.space.id })).json();
+    expect((await t.as(w.owner).delete(`/spaces/${w.space.id}`)).statusCode).toBe(204);
+    const errorsBefore = t.logs.filter((l) => l.includes('indexing job failed')).length;
+    await runJob(t.app, INDEXING_JOB);
+    expectProblem(await t.as(w.owner).get(`/ai/indexing-jobs/${job.id}`), 404, 'NOT_FOUND');
+    expect(t.logs.filter((l) => l.includes('indexing job failed')).length).toBe(errorsBefore);
+  });
+});

@@ -70,10 +70,14 @@ async function progress(app: FastifyInstance, job: IndexingJobRow, change: Parti
       .set({ ...change, heartbeatAt: new Date(), updatedAt: new Date() })
       .where(eq(aiIndexingJobs.id, job.id))
       .returning();
-    announce(ctx, row!, type);
-    return row!;
+    if (!row) throw new JobGone();
+    announce(ctx, row, type);
+    return row;
   });
 }
+
+/** The job's space was deleted meanwhile (and the job with it): nothing left to do or report. */
+class JobGone extends Error {}
 
 export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobRow): Promise<IndexingJobRow> {
   let job = claimed;
@@ -119,9 +123,15 @@ export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobR
     }
     return await progress(app, job, { status: 'succeeded', finishedAt: new Date() }, 'ai.indexing.finished');
   } catch (err) {
+    if (err instanceof JobGone || !(await jobExists(app, job.id))) return job;
     app.log.error({ err, jobId: job.id }, 'indexing job failed');
     return progress(app, job, { status: 'failed', finishedAt: new Date(), error: 'indexing stopped by an internal error; see the service log' }, 'ai.indexing.finished');
   }
+}
+
+async function jobExists(app: FastifyInstance, jobId: number): Promise<boolean> {
+  const [row] = await app.database.db.select({ id: aiIndexingJobs.id }).from(aiIndexingJobs).where(eq(aiIndexingJobs.id, jobId));
+  return Boolean(row);
 }
 
 /** Unit length, so that cosine similarity is a plain dot product. */
