@@ -118,7 +118,9 @@ export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobR
       const keys = todo.slice(i, i + BATCH);
       // A source deleted since the listing is simply not loaded; it counts as processed (the next job drops its entry).
       const batch = await loadSources(db, org, keys);
-      const failed = await indexBatch(app, org, batch, model?.embeddingModel ? model : null);
+      // Touched before each embeddings call too: a slow provider must not make the job look lost.
+      const touch = () => app.database.db.update(aiIndexingJobs).set({ heartbeatAt: new Date() }).where(eq(aiIndexingJobs.id, job.id)).then(() => {});
+      const failed = await indexBatch(app, org, batch, model?.embeddingModel ? model : null, touch);
       job = await progress(app, job, { processed: job.processed + keys.length, failed: job.failed + failed });
     }
     return await progress(app, job, { status: 'succeeded', finishedAt: new Date() }, 'ai.indexing.finished');
@@ -141,7 +143,13 @@ const normalized = (v: number[]) => {
 };
 
 /** Chunks, embeds (when a model is set) and stores one batch; answers how many sources failed. */
-async function indexBatch(app: FastifyInstance, organizationId: number, batch: SourceContent[], model: ConfiguredModel | null): Promise<number> {
+async function indexBatch(
+  app: FastifyInstance,
+  organizationId: number,
+  batch: SourceContent[],
+  model: ConfiguredModel | null,
+  touch: () => Promise<void>,
+): Promise<number> {
   const chunked = batch.map((source) => ({ source, chunks: chunkDocument(source.titlePath, source.content) }));
   let vectors: Array<number[] | null> = [];
   let embedError: string | null = null;
@@ -151,6 +159,7 @@ async function indexBatch(app: FastifyInstance, organizationId: number, batch: S
     try {
       for (let i = 0; i < all.length; i += EMBED_BATCH) {
         const part = all.slice(i, i + EMBED_BATCH);
+        await touch();
         const answer = await model.client.embed(part.map((c) => `${c.heading}\n${c.content}`));
         vectors.push(...answer.vectors.map(normalized));
         tokens += answer.promptTokens;
