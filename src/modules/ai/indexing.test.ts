@@ -202,3 +202,13 @@ describe('a space deleted while its job waits', () => {
     expect(t.logs.filter((l) => l.includes('indexing job failed')).length).toBe(errorsBefore);
   });
 });
+
+describe('a job lost with its process', () => {
+  it('is taken again by a worker once its heartbeat is old, and finishes', async () => {
+    const w = await world();
+    // As a process that died mid-job leaves it: running, silent for ten minutes.
+    const [lost] = await t.sql<{ id: number }>(sql`insert into ai_indexing_jobs (organization_id, space_id, status, heartbeat_at, total, processed)
+      values (${w.owner.organizationId}, ${w.space.id}, 'running', now() - interval '10 minutes', 4, 1) returning id::int`);
+    expect(await finish(w.owner, lost!.id)).toMatchObject({ status: 'succeeded', total: 4, processed: 4 });
+  });
+});
