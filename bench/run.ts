@@ -6,7 +6,10 @@
  * message each), then measures the workloads users feel against W0, the ceiling of the same app:
  *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
  *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position ·
- *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W5 nine reads and one write.
+ *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W5 nine reads and one write ·
+ *   W6 ask the assistant without a model (extractive) over an index of 10,000 chunks (--ai-pages
+ *   1000 pages of 10 sections) · W7 the same with an embedding and a chat model on a local fake
+ *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path).
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +20,9 @@ import { freshPostgres } from './postgres.js';
 import { startServer, type RunningServer } from './server.js';
 import { seedBoard, type Board } from './seed.js';
 import { runWorkload, type WorkloadResult } from './workloads.js';
+import { fakeModelServer, indexSpace, seedKnowledge } from './seed-ai.js';
+import { call } from './seed.js';
+import { randomBytes } from 'node:crypto';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +31,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5' },
+    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W6,W7' },
+    'ai-pages': { type: 'string', default: '1000' },
   },
 });
 
@@ -44,7 +51,14 @@ interface ModeResult {
 
 async function benchMode(mode: string): Promise<ModeResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files') };
+  const fake = await fakeModelServer(768);
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    FILES_DIR: path.join(dataDir, 'files'),
+    // W7's model is the local fake; PostgreSQL needs a key to store its (dummy) API key.
+    OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
   if (mode === 'postgres') {
     await freshPostgres(pgUrl);
     env.DATABASE_URL = pgUrl;
@@ -66,8 +80,26 @@ async function benchMode(mode: string): Promise<ModeResult> {
       console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}`);
       results.push(r);
     }
+    if (wanted.has('W6') || wanted.has('W7')) {
+      const knowledge = await seedKnowledge(server.url, board.session, Number(values['ai-pages']), 10);
+      board.questions = knowledge.questions;
+      board.notes.push(`AI index: ${knowledge.chunks} chunks, indexed in ${knowledge.indexSeconds.toFixed(1)} s`);
+      console.error(`[${mode}] ${board.notes.at(-1)}`);
+      for (const name of (['W6', 'W7'] as const).filter((n) => wanted.has(n))) {
+        if (name === 'W7') {
+          await call(server.url, board.session, 'PUT', '/ai/llm-settings', { provider: 'openai-compatible', baseUrl: `${fake.url}/v1`, apiKey: 'bench-key-0000', model: 'fake-chat', embeddingModel: 'fake-embed-768' });
+          const seconds = await indexSpace(server.url, board.session, knowledge.spaceId, false);
+          board.notes.push(`AI re-index with 768-d embeddings: ${seconds.toFixed(1)} s`);
+          console.error(`[${mode}] ${board.notes.at(-1)}`);
+        }
+        const r = await runWorkload(name, server, board, { duration, warmup });
+        console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+        results.push(r);
+      }
+    }
     return { db: mode, seedSeconds, seedNotes: board.notes, results };
   } finally {
+    fake.close();
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -6,9 +6,11 @@ export interface Board {
   stageIds: number[];
   taskIds: number[];
   notes: string[];
+  /** Questions for the AI workloads (set once the knowledge base is seeded). */
+  questions?: string[];
 }
 
-async function call(base: string, session: string | null, method: string, url: string, body?: unknown) {
+export async function call(base: string, session: string | null, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(session ? { 'service-session': session } : {}) },
@@ -29,7 +31,7 @@ async function call(base: string, session: string | null, method: string, url: s
 }
 
 /** Runs fn over items with a few requests in flight, as a busy client would. */
-async function pool<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>) {
+export async function pool<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {

@@ -17,7 +17,7 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W5';
+export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W5' | 'W6' | 'W7';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
@@ -68,6 +68,19 @@ function definition(name: Name, board: Board): { label: string; connections: num
           },
         ],
       };
+    case 'W6':
+    case 'W7': {
+      // W6: no LLM settings, the extractive answer (full-text ranking). W7: an embedding model and a
+      // chat model on a local fake that answers at once: hybrid ranking plus the generation path.
+      const ask: autocannon.Request = {
+        method: 'POST',
+        path: '/ai/requests',
+        headers,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ question: pick(board.questions ?? ['anything?']) }) }),
+      };
+      // One connection: the latency one asker sees (the embedded database runs one statement at a time anyway).
+      return { label: name === 'W6' ? 'POST /ai/requests, extractive' : 'POST /ai/requests, hybrid + model (local fake)', connections: 1, requests: [ask] };
+    }
     case 'W4':
       return {
         label: 'POST /tasks/move',

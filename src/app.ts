@@ -13,6 +13,7 @@ import { registerOpenApi } from './platform/openapi.js';
 import { registerValidation } from './platform/validation.js';
 import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
+import { SecretBox } from './platform/secrets.js';
 import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
 import { ReadCache, registerReadCache } from './platform/read-cache.js';
@@ -25,6 +26,7 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     files: FileStore;
+    secrets: SecretBox;
     events: EventBus;
     realtime: EventHub;
     readCache: ReadCache;
@@ -71,6 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('files', new FileStore(config.filesDir));
+  app.decorate('secrets', SecretBox.forConfig(config));
   const events = new EventBus();
   app.decorate('events', events);
   // On PostgreSQL other instances' changes arrive by LISTEN: until it listens, nothing is cached.

@@ -35,8 +35,22 @@ export interface Config {
   realtimeHeartbeatMs: number;
   /** A real-time client with more than this many bytes not yet sent is disconnected. */
   realtimeMaxBufferedBytes: number;
-  /** Hosts (names or IPs, as written in the URL) webhooks may target although private, and over http. */
+  /**
+   * Hosts (names or IPs, as written in the URL) every outbound call (webhooks, LLM providers, other
+   * integrations) may target although local or private, and over http: OUTBOUND_ALLOWED_HOSTS
+   * together with its older alias WEBHOOK_ALLOWED_HOSTS.
+   */
+  outboundAllowedHosts: string[];
+  /** WEBHOOK_ALLOWED_HOSTS alone (kept for compatibility; webhooks honour both lists). */
   webhookAllowedHosts: string[];
+  /** Base64 of the 32-byte key that encrypts stored secrets (AES-256-GCM); see platform/secrets.ts. */
+  secretsKey: string | null;
+  /** An LLM provider call that has not answered within this time failed. */
+  aiTimeoutMs: number;
+  /** Longest wait a provider's retry-after may ask for before the one retry (longer: fail at once). */
+  aiMaxRetryAfterMs: number;
+  /** Memory the in-memory vector ranking may hold, all organizations together. */
+  aiVectorCacheBytes: number;
   /** A webhook attempt that has not answered 2xx within this time failed. */
   webhookTimeoutMs: number;
   /** Waits before each retry of a failed delivery; once all are spent the delivery failed. */
@@ -76,6 +90,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return value;
 }
 
+/** A comma-separated host list, as the outbound guard compares hosts: lowercase, IPv6 without brackets. */
+const parseHostList = (raw: string | undefined): string[] =>
+  (raw || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
+
+/** SECRETS_KEY must be base64 of exactly 32 bytes (an AES-256 key): a wrong one stops the start. */
+function secretsKey(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SECRETS_KEY?.trim();
+  if (!raw) return null;
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32) {
+    throw new ConfigError('SECRETS_KEY must be base64 of 32 random bytes (e.g. `openssl rand -base64 32`)');
+  }
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const port = int(env, 'PORT', 3000, 0);
@@ -105,7 +133,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventsRetentionDays: int(env, 'EVENTS_RETENTION_DAYS', 30, 1),
     realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 25_000, 100),
     realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
-    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean),
+    outboundAllowedHosts: [...new Set([...parseHostList(env.OUTBOUND_ALLOWED_HOSTS), ...parseHostList(env.WEBHOOK_ALLOWED_HOSTS)])],
+    webhookAllowedHosts: parseHostList(env.WEBHOOK_ALLOWED_HOSTS),
+    secretsKey: secretsKey(env),
+    aiTimeoutMs: int(env, 'AI_TIMEOUT_MS', 60_000, 100),
+    aiMaxRetryAfterMs: int(env, 'AI_MAX_RETRY_AFTER_MS', 10_000, 0),
+    aiVectorCacheBytes: int(env, 'AI_VECTOR_CACHE_MB', 256, 1) * 1024 * 1024,
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     // 8 retries over about a day (routes.md): 1m, 5m, 15m, 1h, 2h, 4h, 8h, 8h.
     webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [1, 5, 15, 60, 120, 240, 480, 480].map((m) => m * 60_000)),

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'organization.updated', 'organization.member.created', 'organization.member.updated', 'organization.member.deleted',
   'label.created', 'label.updated', 'label.deleted',
   'webhook.ping', 'webhook.disabled',
+  'ai.indexing.progress', 'ai.indexing.finished',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -18,3 +18,4 @@ export * from './webhooks.js';
 export * from './tabs.js';
 export * from './templates.js';
 export * from './analytics.js';
+export * from './ai.js';

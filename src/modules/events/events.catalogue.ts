@@ -20,6 +20,7 @@ import { TaskSchema } from '../tasks/tasks.schemas.js';
 import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
 import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
+import { IndexingJobSchema } from '../ai/ai.schemas.js';
 
 /**
  * The payload of every event type (routes.md "Real-time events"): the resource as its read route
@@ -165,4 +166,7 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
 
   'webhook.ping': Type.Object({ webhookId: Type.Integer(), url: Type.String() }),
   'webhook.disabled': WebhookSchema,
+
+  'ai.indexing.progress': IndexingJobSchema,
+  'ai.indexing.finished': IndexingJobSchema,
 };

@@ -8,12 +8,13 @@ import { AppError } from '../../platform/errors.js';
 import * as S from './webhooks.schemas.js';
 import * as hooks from './webhooks.service.js';
 import { startWebhookDelivery } from './webhooks.jobs.js';
+import { allowedHostsOf } from '../../platform/outbound.js';
 
 const tags = ['Webhooks'];
 const who = 'organization admin; space admin for webhooks of a space or project';
 
 export default async function webhookRoutes(app: App): Promise<void> {
-  const settings = { allowedHosts: app.config.webhookAllowedHosts };
+  const settings = { allowedHosts: allowedHostsOf(app.config) };
   const sender = startWebhookDelivery(app);
 
   app.post(

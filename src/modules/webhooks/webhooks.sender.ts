@@ -7,6 +7,7 @@ import { emit } from '../../platform/events.js';
 import { postWebhook, type AttemptResult } from './webhooks.http.js';
 import { presentWebhook, type DeliveryRow } from './webhooks.presenter.js';
 import { messageId, signedHeaders } from './signing.js';
+import { allowedHostsOf } from '../../platform/outbound.js';
 
 /**
  * The durable queue's worker. Deliveries are claimed with FOR UPDATE SKIP LOCKED in one short
@@ -111,7 +112,7 @@ export class WebhookSender {
     const headers = signedHeaders(c.secret, messageId(c.organizationId, c.eventId), c.body, at);
     const result = await postWebhook(c.url, headers, c.body, {
       timeoutMs: this.config.webhookTimeoutMs,
-      allowedHosts: this.config.webhookAllowedHosts,
+      allowedHosts: allowedHostsOf(this.config),
       signal: this.abort.signal,
       log: this.app.log.child({ webhookId: c.webhookId, deliveryId: c.id }),
     });
