@@ -6,10 +6,13 @@
  * message each), then measures the workloads users feel against W0, the ceiling of the same app:
  *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
  *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position ·
+ *   W4r W4 with five enabled automation rules that moves trigger ·
  *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W5 nine reads and one write ·
  *   W6 ask the assistant without a model (extractive) over an index of 10,000 chunks (--ai-pages
  *   1000 pages of 10 sections) · W7 the same with an embedding and a chat model on a local fake
- *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path).
+ *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path) ·
+ *   WA1–WA10 each analytics report on an organization of --analytics-tasks (100,000) tasks
+ *   (bench/analytics.ts: bulk-seeded in SQL with the server stopped, then ANALYZE; one connection).
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +23,7 @@ import { freshPostgres } from './postgres.js';
 import { startServer, type RunningServer } from './server.js';
 import { seedBoard, type Board } from './seed.js';
 import { runWorkload, type WorkloadResult } from './workloads.js';
+import { benchAnalytics } from './analytics.js';
 import { fakeModelServer, indexSpace, seedKnowledge } from './seed-ai.js';
 import { call } from './seed.js';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +35,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W6,W7' },
+    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W4r,W6,W7,WA' },
+    'analytics-tasks': { type: 'string', default: '100000' },
     'ai-pages': { type: 'string', default: '1000' },
   },
 });
@@ -74,7 +79,8 @@ async function benchMode(mode: string): Promise<ModeResult> {
     const wanted = new Set(values.only!.split(','));
     // Reads first, on the board exactly as seeded (1,000 tasks): the write workloads add hundreds of
     // tasks and churn positions, which would change what the reads measure.
-    for (const name of (['W0', 'W2', 'W2f', 'W3', 'W3f', 'W1', 'W1x1', 'W4', 'W5'] as const).filter((n) => wanted.has(n))) {
+    for (const name of (['W0', 'W2', 'W2f', 'W3', 'W3f', 'W1', 'W1x1', 'W4', 'W5', 'W4r'] as const).filter((n) => wanted.has(n))) {
+      if (name === 'W4r') await addBenchRules(server.url, board);
       const r = await runWorkload(name, server, board, { duration, warmup });
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
       console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}`);
@@ -105,6 +111,28 @@ async function benchMode(mode: string): Promise<ModeResult> {
   }
 }
 
+/**
+ * W4r's five enabled rules, all triggered by moves between the board's columns, so most moves queue
+ * runs that the engine then applies in the same server (set fields, comment) while the moves go on.
+ */
+async function addBenchRules(url: string, board: Board): Promise<void> {
+  const s = board.stageIds;
+  const at = (i: number) => s[i % s.length]!;
+  const rules = [
+    { name: 'Importance on entry', trigger: { type: 'entered-stage', stageId: at(1) }, actions: [{ type: 'set-importance', params: { importance: 2 } }] },
+    { name: 'Done on entry', trigger: { type: 'entered-stage', stageId: at(2) }, actions: [{ type: 'set-status', params: { status: 1 } }] },
+    { name: 'Reopen on leaving', trigger: { type: 'left-stage', stageId: at(2) }, actions: [{ type: 'set-status', params: { status: 0 } }] },
+    {
+      name: 'Comment on urgent entry',
+      trigger: { type: 'entered-stage', stageId: at(3) },
+      conditions: [{ field: 'importance', op: 'eq', value: 2 }],
+      actions: [{ type: 'add-comment', params: { text: 'moved while urgent' } }],
+    },
+    { name: 'Reset on status', trigger: { type: 'status-changed', status: 0 }, actions: [{ type: 'set-importance', params: { importance: 1 } }] },
+  ];
+  for (const rule of rules) await call(url, board.session, 'POST', `/projects/${board.projectId}/automation-rules`, rule);
+}
+
 function table(all: ModeResult[]): string {
   const lines = [
     '| db | workload | conns | req/s | × W0 | p50 ms | p99 ms | errors (non-2xx) | server CPU % | peak RSS MiB |',
@@ -122,7 +150,16 @@ function table(all: ModeResult[]): string {
 }
 
 const all: ModeResult[] = [];
-for (const mode of modes) all.push(await benchMode(mode));
+for (const mode of modes) {
+  const m = await benchMode(mode);
+  // WA seeds its own large organization (bulk SQL with the server stopped), after the others.
+  if (values.only!.split(',').includes('WA')) {
+    const a = await benchAnalytics(mode, pgUrl, Number(values['analytics-tasks']), { duration, warmup });
+    m.seedNotes.push(...a.notes);
+    m.results.push(...a.results);
+  }
+  all.push(m);
+}
 const out = table(all);
 console.log(out);
 mkdirSync(path.join('bench', 'results'), { recursive: true });

@@ -118,6 +118,8 @@ interface Slice {
   p50: number;
   p99: number;
   rssMiB: number;
+  /** Server CPU over the slice, % of one core: near 100 on the embedded database means it is the bottleneck. */
+  cpuPercent: number;
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-soak-'));
@@ -147,16 +149,19 @@ try {
   const started = Date.now();
   while (Date.now() - started < minutes * 60_000) {
     const seconds = Math.min(slice, Math.ceil((minutes * 60_000 - (Date.now() - started)) / 1000));
+    const cpuBefore = server.cpuSeconds();
+    const sliceStarted = Date.now();
     const r = await fire(server.url, seconds, requests, rate);
+    const cpuPercent = Math.round(((server.cpuSeconds() - cpuBefore) / ((Date.now() - sliceStarted) / 1000)) * 100);
     const errorKinds = Object.fromEntries(
       Object.entries(r.statusCodeStats ?? {})
         .filter(([code]) => !code.startsWith('2'))
         .map(([code, stat]) => [code, (stat as { count: number }).count]),
     );
     if (r.errors) errorKinds.transport = r.errors;
-    const s: Slice = { minute: Math.round((Date.now() - started) / 6000) / 10, requests: r.requests.total, rps: r.requests.average, errors: r.non2xx + r.errors, errorKinds, p50: r.latency.p50, p99: r.latency.p99, rssMiB: Math.round(server.rssMiB()) };
+    const s: Slice = { minute: Math.round((Date.now() - started) / 6000) / 10, requests: r.requests.total, rps: r.requests.average, errors: r.non2xx + r.errors, errorKinds, p50: r.latency.p50, p99: r.latency.p99, rssMiB: Math.round(server.rssMiB()), cpuPercent };
     slices.push(s);
-    console.error(`[soak ${values.db}] ${s.minute} min: ${s.rps.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, errors ${s.errors} ${JSON.stringify(s.errorKinds)}, RSS ${s.rssMiB} MiB, SSE ${clients.stats.connections} connections ${clients.stats.events} events, webhooks ${receiver.received()}`);
+    console.error(`[soak ${values.db}] ${s.minute} min: ${s.rps.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, errors ${s.errors} ${JSON.stringify(s.errorKinds)}, RSS ${s.rssMiB} MiB, CPU ${s.cpuPercent}%, SSE ${clients.stats.connections} connections ${clients.stats.events} events, webhooks ${receiver.received()}`);
   }
   await clients.stop();
   // Deliveries still queued at the end are given a moment to go out.

@@ -17,7 +17,7 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W5' | 'W6' | 'W7';
+export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
@@ -82,8 +82,9 @@ function definition(name: Name, board: Board): { label: string; connections: num
       return { label: name === 'W6' ? 'POST /ai/requests, extractive' : 'POST /ai/requests, hybrid + model (local fake)', connections: 1, requests: [ask] };
     }
     case 'W4':
+    case 'W4r':
       return {
-        label: 'POST /tasks/move',
+        label: name === 'W4' ? 'POST /tasks/move' : 'POST /tasks/move, 5 automation rules',
         connections: 32,
         requests: [
           {

@@ -59,6 +59,10 @@ export interface Config {
   webhookPollMs: number;
   /** Deliveries one instance sends at the same time. */
   webhookConcurrency: number;
+  /** How often queued automation runs are looked for (commits on this instance wake the engine at once). */
+  automationPollMs: number;
+  /** How often schedule and due-date triggers are checked. */
+  automationTickMs: number;
   /** Keep hot read answers and resolved credentials in memory, dropped by any change in their organization. */
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
@@ -144,6 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [1, 5, 15, 60, 120, 240, 480, 480].map((m) => m * 60_000)),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10),
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 10, 1),
+    automationPollMs: int(env, 'AUTOMATION_POLL_MS', 1000, 10),
+    automationTickMs: int(env, 'AUTOMATION_TICK_MS', 15_000, 50),
     readCache: (env.READ_CACHE ?? 'true') !== 'false',
     readCacheMaxBytes: int(env, 'READ_CACHE_MAX_MB', 64, 1) * 1024 * 1024,
     skipMigrations: false,

@@ -14,6 +14,8 @@ export interface Actor {
   orgRole: OrgRole;
   sessionId: number | null;
   tokenId: number | null;
+  /** Set when an automation rule acts: history records the rule instead of a user. */
+  automation?: { ruleId: number; ruleName: string };
 }
 
 declare module 'fastify' {

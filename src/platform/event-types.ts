@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'organization.updated', 'organization.member.created', 'organization.member.updated', 'organization.member.deleted',
   'label.created', 'label.updated', 'label.deleted',
   'webhook.ping', 'webhook.disabled',
+  'automation.rule.created', 'automation.rule.updated', 'automation.rule.deleted', 'automation.rule.failed', 'automation.rule.triggered',
   'ai.indexing.progress', 'ai.indexing.finished',
 ] as const;
 

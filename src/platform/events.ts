@@ -132,6 +132,19 @@ export function emitAll(target: Queryable | { db: Queryable }, inputs: EventInpu
   for (const input of inputs) emit(target, input);
 }
 
+/** How many events the transaction has emitted so far (see discardEventsSince). */
+export function eventMark(db: Queryable): number {
+  return buffers.get(db)?.pending.length ?? 0;
+}
+
+/**
+ * Forgets what was emitted after `mark`: for a transaction that rolled back to a savepoint (an
+ * automation run whose action failed), so that events of undone changes are never recorded.
+ */
+export function discardEventsSince(db: Queryable, mark: number): void {
+  buffers.get(db)?.pending.splice(mark);
+}
+
 const MAX_ROUNDS = 4;
 
 /**

@@ -15,7 +15,7 @@ import { exited, startServerProcess } from './server-process.js';
  */
 const databaseUrl = process.env.DATABASE_URL || '';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-kill-'));
-const ROUNDS = Number(process.env.KILL_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.KILL_ROUNDS ?? 1);
 const WRITERS = 6;
 const children: ChildProcess[] = [];
 

@@ -19,3 +19,4 @@ export * from './tabs.js';
 export * from './templates.js';
 export * from './analytics.js';
 export * from './ai.js';
+export * from './automation.js';

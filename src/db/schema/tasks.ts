@@ -86,6 +86,9 @@ export const taskHistory = pgTable(
     commitLink: text('commit_link').notNull().default(''),
     taskName: text('task_name').notNull(),
     updateDate: ts('update_date').notNull().defaultNow(),
+    // The automation rule that made the change (user_id is then null); a plain number, as the
+    // history outlives the rule.
+    automationRuleId: ref('automation_rule_id'),
   },
   (t) => [index('task_history_task_idx').on(t.taskId, t.id), index('task_history_user_idx').on(t.userId, t.updateDate)],
 );

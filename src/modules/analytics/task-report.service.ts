@@ -22,6 +22,11 @@ export const closedInRange = (status: 1 | 2, r: Range) => sql`
 /** Tasks of `scope` overdue at `at`: created before, deadline before, and not done or rejected then. */
 export const overdueAt = (at: Date | SQL) => {
   const m = at instanceof Date ? sql`${at.toISOString()}::timestamptz` : at;
+  // Judged now (a range that has not ended): the status then is the current one, read from the row
+  // instead of one probe of the status history per task.
+  if (at instanceof Date && at.getTime() >= Date.now() - 1000) {
+    return sql`select s.id from scope s where s.created_at < ${m} and s.deadline < ${m} and s.status not in (1, 2)`;
+  }
   return sql`
   select s.id from scope s
   where s.created_at < ${m} and s.deadline < ${m}

@@ -21,6 +21,7 @@ import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
 import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { IndexingJobSchema } from '../ai/ai.schemas.js';
+import { AutomationRuleSchema, RuleFailedSchema, RuleTriggeredSchema } from '../automation/automation.schemas.js';
 
 /**
  * The payload of every event type (routes.md "Real-time events"): the resource as its read route
@@ -166,6 +167,11 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
 
   'webhook.ping': Type.Object({ webhookId: Type.Integer(), url: Type.String() }),
   'webhook.disabled': WebhookSchema,
+  'automation.rule.created': AutomationRuleSchema,
+  'automation.rule.updated': AutomationRuleSchema,
+  'automation.rule.deleted': Deleted('automation rule'),
+  'automation.rule.failed': RuleFailedSchema,
+  'automation.rule.triggered': RuleTriggeredSchema,
 
   'ai.indexing.progress': IndexingJobSchema,
   'ai.indexing.finished': IndexingJobSchema,

@@ -20,7 +20,7 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
   let sub: Subscriber | null = null;
   let nextSubscription = 1;
   let queue = Promise.resolve();
-  let alive = true;
+  let unanswered = 0;
   let inFlight = 0;
 
   const sendJson = (frame: unknown) => {
@@ -95,16 +95,20 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
     if (!sub) close(CLOSE_UNAUTHORIZED, 'no credential within 10 s');
   }, AUTH_TIMEOUT_MS);
 
-  // Protocol-level heartbeat: a client that stops answering pings is dropped.
+  // Protocol-level heartbeat: a client that leaves two pings in a row unanswered is dropped. The
+  // check waits for this turn's I/O (setImmediate): when the event loop was busy past an interval,
+  // a pong already on the socket still counts instead of getting a live client cut off.
   const heartbeat = setInterval(() => {
-    if (!alive) return socket.terminate();
-    alive = false;
-    socket.ping();
+    setImmediate(() => {
+      if (unanswered >= 2) return socket.terminate();
+      unanswered++;
+      if (socket.readyState === socket.OPEN) socket.ping();
+    });
   }, app.config.realtimeHeartbeatMs);
-  socket.on('pong', () => (alive = true));
+  socket.on('pong', () => (unanswered = 0));
 
   socket.on('message', (data, isBinary) => {
-    alive = true;
+    unanswered = 0;
     if (isBinary) return fail('VALIDATION_FAILED', 'frames are JSON text');
     if (inFlight >= MAX_FRAMES_IN_FLIGHT) return close(1008, 'too many frames in flight');
     inFlight++;

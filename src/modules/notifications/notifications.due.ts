@@ -16,11 +16,11 @@ const LOOKBACK = '7 days';
 
 // Open (in work or needs attention), unarchived tasks whose due moment has passed: dateEnd, or the
 // end (UTC) of dateEndWithoutTime when only the date is set.
-const DUE_AT = sql`coalesce(t.date_end, (t.date_end_without_time + 1)::timestamp at time zone 'UTC')`;
+export const DUE_AT = sql`coalesce(t.date_end, (t.date_end_without_time + 1)::timestamp at time zone 'UTC')`;
 const DUE = sql`t.status in (0, 3) and t.archived_at is null
   and ${DUE_AT} <= now() and ${DUE_AT} > now() - ${sql.raw(`interval '${LOOKBACK}'`)}`;
 // The deadline as the dedup key shows it: dateEnd in ISO 8601 with milliseconds, or the date.
-const DUE_LABEL = sql`coalesce(to_char(t.date_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t.date_end_without_time::text)`;
+export const DUE_LABEL = sql`coalesce(to_char(t.date_end at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t.date_end_without_time::text)`;
 // Assignee `a` of task `t` has not been told yet and may be (deliver's rule: an active member who can
 // read the task). Quiet organizations open no transaction at all, and an assignee who lost access
 // does not reopen one every minute for a notification that deliver would drop.

@@ -9,6 +9,7 @@ import { emitInProject } from '../projects/projects.events.js';
 import { authorizeProject } from '../projects/projects.policy.js';
 import { authorizeStage, authorizeStages } from './stages.policy.js';
 import { presentStage, presentStageWithAutomation } from './stages.presenter.js';
+import { stageHasAutomation } from '../automation/automation.service.js';
 import type { StageColorDto, StageDto } from './stages.schemas.js';
 import { carryStageTasks, moveTasksToStage, tasksInStage } from './stages.tasks.js';
 
@@ -76,10 +77,10 @@ export async function setStageTasksLimit(ctx: Ctx, projectId: number, stageId: n
   return stageUpdated(ctx, projectId, row, presentStage(row));
 }
 
-/** The spec's colour form. Automation rules have no module yet, so no column is used by one. */
+/** The spec's colour form, with whether an enabled automation rule uses the column. */
 export async function setStageColor(ctx: Ctx, projectId: number, stageId: number, color: string): Promise<StageColorDto> {
   const row = await patchStage(ctx, projectId, stageId, { color });
-  return stageUpdated(ctx, projectId, row, presentStageWithAutomation(row, false));
+  return stageUpdated(ctx, projectId, row, presentStageWithAutomation(row, await stageHasAutomation(ctx.db, stageId)));
 }
 
 export async function moveStage(ctx: Ctx, projectId: number, stageId: number, order: number | string): Promise<StageDto> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { registerJob } from '../../platform/jobs.js';
+import { registerJob, wakeAfterCommit } from '../../platform/jobs.js';
 import { queueDeliveries } from './webhooks.queue.js';
 import { WebhookSender } from './webhooks.sender.js';
 
@@ -14,20 +14,10 @@ export const WEBHOOK_PRUNE_JOB = 'webhooks.prune';
  */
 export function startWebhookDelivery(app: FastifyInstance): WebhookSender {
   const sender = new WebhookSender(app);
-  // Organizations whose deliveries this process queued and that have not been sent for yet: only
-  // their commits wake the sender, so writes of organizations without webhooks cost no claim query.
-  // Other instances' deliveries are sent by their own sender (or this one's poll).
-  const queued = new Set<number>();
-  app.events.addListener(queueDeliveries(sender.leaseMs, (orgs) => orgs.forEach((org) => queued.add(org))));
+  // Only commits that queued deliveries wake the sender, so writes of organizations without
+  // webhooks cost no claim query.
+  app.events.addListener(queueDeliveries(sender.leaseMs, wakeAfterCommit(app, WEBHOOK_SENDER_JOB, () => sender.drain())));
   registerJob(app, { name: WEBHOOK_SENDER_JOB, intervalMs: app.config.webhookPollMs, exclusive: false, run: () => sender.drain() });
-  // Without jobs (tests, a web-only instance) nothing is sent in the background; test pings still are.
-  if (app.config.jobsEnabled) {
-    app.events.onCommitted((orgs) => {
-      let due = false;
-      for (const org of orgs) due = queued.delete(org) || due;
-      if (due) void sender.drain();
-    });
-  }
   app.addHook('onClose', async () => sender.stop());
 
   registerJob(app, {

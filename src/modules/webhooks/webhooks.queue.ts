@@ -33,9 +33,16 @@ const pingTarget = (e: RecordedEvent): number | null => {
   return typeof id === 'number' ? id : null;
 };
 
+// An automation rule's call-webhook action names the webhooks its event is for.
+const directedAt = (e: RecordedEvent): number[] => {
+  const ids = (e.payload as { webhookIds?: unknown } | null)?.webhookIds;
+  return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
+};
+
 // A project webhook follows its project wherever the event says it is; a space webhook its space.
 function targets(hook: HookRow, e: RecordedEvent): boolean {
   if (e.type === 'webhook.ping') return pingTarget(e) === Number(hook.id);
+  if (e.type === 'automation.rule.triggered') return hook.enabled && directedAt(e).includes(Number(hook.id));
   if (!hook.enabled || !matchesTypes(e.type, hook.events)) return false;
   if (hook.project_id !== null) return e.projectId === Number(hook.project_id);
   if (hook.space_id !== null) return e.spaceId === Number(hook.space_id);

@@ -10,8 +10,8 @@ import { buildWorld, worldStands, type World } from './world.js';
  * 5xx or hang fails, naming the operation and the input. `npm test` runs every NUL variant and a
  * seeded sample of the others; `npm run fuzz` (FUZZ_RANDOM=n) adds n random variants per operation.
  */
-const SAMPLE = Number(process.env.FUZZ_SAMPLE ?? 24);
-const RANDOM = Number(process.env.FUZZ_RANDOM ?? 4);
+const SAMPLE = Number(process.env.FUZZ_SAMPLE ?? 12);
+const RANDOM = Number(process.env.FUZZ_RANDOM ?? 2);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const HANG_MS = 15_000;
 

@@ -69,11 +69,13 @@ export const presentHistory = (r: HistoryRow): HistoryDto => ({
  */
 export async function recordHistory(db: Queryable, actor: Actor, entries: HistoryEntry[]): Promise<HistoryDto[]> {
   if (entries.length === 0) return [];
+  // A rule acts as the system: no user, and the sentence names the rule.
+  const rule = actor.automation;
   const rows = await queryRows<HistoryRow>(
     db,
-    sql`insert into task_history (organization_id, task_id, user_id, type, state, project_name, task_name)
-        select ${actor.organizationId}, e.task_id, ${actor.userId}, e.type, e.state, e.project_name, e.task_name
-        from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: e.state, project_name: e.projectName, task_name: e.taskName })))}::jsonb)
+    sql`insert into task_history (organization_id, task_id, user_id, automation_rule_id, type, state, project_name, task_name)
+        select ${actor.organizationId}, e.task_id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, e.type, e.state, e.project_name, e.task_name
+        from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: rule ? `${e.state} (automation rule "${rule.ruleName}")` : e.state, project_name: e.projectName, task_name: e.taskName })))}::jsonb)
           as e(task_id bigint, type smallint, state text, project_name text, task_name text)
         returning id, update_date as "updateDate", task_id as "taskId", user_id as "userId", state, type,
           project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`,

@@ -84,10 +84,11 @@ export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, in
     }
   }
 
+  // An automation rule's message has no author.
   const [row] = await queryRows<{ id: number }>(
     db,
     sql`insert into task_messages (organization_id, task_id, author_id, text, reply_to_id)
-        values (${actor.organizationId}, ${taskId}, ${actor.userId}, ${input.text}, ${input.replyToId ?? null})
+        values (${actor.organizationId}, ${taskId}, ${actor.automation ? null : actor.userId}, ${input.text}, ${input.replyToId ?? null})
         returning id`,
   );
   const messageId = Number(row!.id);
