@@ -63,6 +63,16 @@ export interface Config {
   automationPollMs: number;
   /** How often schedule and due-date triggers are checked. */
   automationTickMs: number;
+  /** The Telegram bot's token: set, the messenger integration is on (TELEGRAM_BOT_TOKEN). */
+  telegramBotToken: string | null;
+  /** Where the Bot API is: the client calls `{telegramApiUrl}/bot{token}/{method}`. */
+  telegramApiUrl: string;
+  /** How long one getUpdates waits for updates (long polling). */
+  telegramPollTimeoutSec: number;
+  /** The shared secret of POST /integrations/messenger/bot-login (a bot run elsewhere); unset, that route is off. */
+  messengerBotSecret: string | null;
+  /** How often queued messenger messages are looked for (commits on this instance wake the sender at once). */
+  messengerPollMs: number;
   /** Keep hot read answers and resolved credentials in memory, dropped by any change in their organization. */
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
@@ -150,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 10, 1),
     automationPollMs: int(env, 'AUTOMATION_POLL_MS', 1000, 10),
     automationTickMs: int(env, 'AUTOMATION_TICK_MS', 15_000, 50),
+    telegramBotToken: env.TELEGRAM_BOT_TOKEN || null,
+    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
+    telegramPollTimeoutSec: int(env, 'TELEGRAM_POLL_TIMEOUT_S', 25, 0),
+    messengerBotSecret: env.MESSENGER_BOT_SECRET || null,
+    messengerPollMs: int(env, 'MESSENGER_POLL_MS', 1000, 10),
     readCache: (env.READ_CACHE ?? 'true') !== 'false',
     readCacheMaxBytes: int(env, 'READ_CACHE_MAX_MB', 64, 1) * 1024 * 1024,
     skipMigrations: false,

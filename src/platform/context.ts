@@ -53,6 +53,14 @@ export function write<T>(app: FastifyInstance, request: FastifyRequest, fn: (ctx
   return transact(app, actor.organizationId, actor.userId, request.log, (hooks) => fn({ actor, ...hooks }));
 }
 
+/**
+ * Runs a write as a user who is not making an HTTP request (a reply arriving from the messenger):
+ * the same transaction, history and events as if they had.
+ */
+export function writeAs<T>(app: FastifyInstance, actor: Actor, log: FastifyBaseLogger, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+  return transact(app, actor.organizationId, actor.userId, log, (hooks) => fn({ actor, ...hooks }));
+}
+
 /** Runs a write of the service itself (a scheduled job, a delivery worker): its events have no actor. */
 export function systemWrite<T>(app: FastifyInstance, organizationId: number, fn: (ctx: SystemCtx) => Promise<T>): Promise<T> {
   return transact(app, organizationId, null, app.log, (hooks) => fn({ organizationId, ...hooks }));

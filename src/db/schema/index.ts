@@ -20,3 +20,4 @@ export * from './templates.js';
 export * from './analytics.js';
 export * from './ai.js';
 export * from './automation.js';
+export * from './messenger.js';

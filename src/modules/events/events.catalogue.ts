@@ -21,6 +21,7 @@ import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
 import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { IndexingJobSchema } from '../ai/ai.schemas.js';
+import { MessengerIntegrationSchema, ProjectMessengerIntegrationSchema } from '../messenger/messenger.schemas.js';
 import { AutomationRuleSchema, RuleFailedSchema, RuleTriggeredSchema } from '../automation/automation.schemas.js';
 
 /**
@@ -28,6 +29,11 @@ import { AutomationRuleSchema, RuleFailedSchema, RuleTriggeredSchema } from '../
  * answers it, `{id}` for deletes. Fields the spec calls "caller's" (favorite, role, order, collapsed,
  * passedByMe…) are those of the user who acted, as the route answered that user.
  */
+
+// A personal integration goes to its user alone; a project chat's to the project's readers.
+const MessengerChange = Type.Union([MessengerIntegrationSchema, ProjectMessengerIntegrationSchema], {
+  description: 'a messenger chat bound (connected) or unbound (disconnected): a personal integration, or a project chat',
+});
 
 const Deleted = (what: string) => Type.Object({ id: Type.Integer({ description: `id of the deleted ${what}` }) });
 
@@ -175,4 +181,7 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
 
   'ai.indexing.progress': IndexingJobSchema,
   'ai.indexing.finished': IndexingJobSchema,
+
+  'integration.connected': MessengerChange,
+  'integration.disconnected': MessengerChange,
 };

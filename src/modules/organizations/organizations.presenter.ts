@@ -9,7 +9,7 @@ type MemberRow = typeof organizationMembers.$inferSelect;
 type OrgRow = typeof organizations.$inferSelect;
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 
-export function presentMember(member: MemberRow, user: UserRow, avatarKey: string | null): MemberDto {
+export function presentMember(member: MemberRow, user: UserRow, avatarKey: string | null, messengerConnected: boolean): MemberDto {
   return {
     id: member.id,
     userId: user.id,
@@ -18,6 +18,7 @@ export function presentMember(member: MemberRow, user: UserRow, avatarKey: strin
     avatar: avatarKey ? fileLink(avatarKey) : null,
     phoneNumber: user.phoneNumber,
     messengerLink: user.messengerLink,
+    messengerConnected,
     jobTitle: user.jobTitle,
     codeHostLink: user.codeHostLink,
     birthDate: iso(user.birthDate),

@@ -12,6 +12,7 @@ export const MemberSchema = Type.Object(
     avatar: Nullable(Type.String()),
     phoneNumber: Nullable(Type.String()),
     messengerLink: Nullable(Type.String()),
+    messengerConnected: Type.Boolean({ description: 'a messenger chat gets this member’s notifications (added; never which chat)' }),
     jobTitle: Nullable(Type.String()),
     codeHostLink: Nullable(Type.String()),
     birthDate: Nullable(DateTime()),

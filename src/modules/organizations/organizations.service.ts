@@ -11,6 +11,7 @@ import { deleteFiles, recordFile, type ReceivedFile } from '../files/files.servi
 import { fileLink } from '../files/files.presenter.js';
 import { removeUserFromSpaces } from '../spaces/members/members.service.js';
 import { authorizeOrganization } from './organizations.policy.js';
+import { messengerConnectedOf } from '../messenger/messenger.presenter.js';
 import { presentMember, presentOrganization } from './organizations.presenter.js';
 import type { MemberDto, OrganizationDto } from './organizations.schemas.js';
 
@@ -36,7 +37,7 @@ export async function createOrganization(db: Queryable, ownerId: number, name: s
 
 const memberRows = (db: Queryable, where: SQL | undefined) =>
   db
-    .select({ member: organizationMembers, user: users, avatarKey: userAvatar.key })
+    .select({ member: organizationMembers, user: users, avatarKey: userAvatar.key, messengerConnected: messengerConnectedOf(users.id) })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
     .leftJoin(userAvatar, eq(userAvatar.id, users.avatarFileId))
@@ -45,7 +46,7 @@ const memberRows = (db: Queryable, where: SQL | undefined) =>
 
 async function loadMembers(db: Queryable, organizationId: number, userId?: number): Promise<MemberDto[]> {
   const rows = await memberRows(db, and(eq(organizationMembers.organizationId, organizationId), userId ? eq(organizationMembers.userId, userId) : undefined));
-  return rows.map((r) => presentMember(r.member, r.user, r.avatarKey));
+  return rows.map((r) => presentMember(r.member, r.user, r.avatarKey, r.messengerConnected));
 }
 
 /**
@@ -55,7 +56,7 @@ async function loadMembers(db: Queryable, organizationId: number, userId?: numbe
 export async function announceProfileChange(ctx: Ctx): Promise<void> {
   const rows = await memberRows(ctx.db, and(eq(organizationMembers.userId, ctx.actor.userId), isNull(organizationMembers.deletedAt)));
   for (const r of rows) {
-    emit(ctx, { type: 'organization.member.updated', organizationId: r.member.organizationId, payload: presentMember(r.member, r.user, r.avatarKey) });
+    emit(ctx, { type: 'organization.member.updated', organizationId: r.member.organizationId, payload: presentMember(r.member, r.user, r.avatarKey, r.messengerConnected) });
   }
 }
 

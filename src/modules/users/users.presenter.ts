@@ -6,7 +6,7 @@ import type { UserDto } from './users.schemas.js';
 
 export type UserRow = InferSelectModel<typeof users>;
 
-export function presentUser(row: UserRow, avatarKey: string | null): UserDto {
+export function presentUser(row: UserRow, avatarKey: string | null, messengerConnected: boolean): UserDto {
   return {
     id: row.id,
     email: row.email,
@@ -14,6 +14,7 @@ export function presentUser(row: UserRow, avatarKey: string | null): UserDto {
     avatar: avatarKey ? fileLink(avatarKey) : null,
     phoneNumber: row.phoneNumber,
     messengerLink: row.messengerLink,
+    messengerConnected,
     jobTitle: row.jobTitle,
     codeHostLink: row.codeHostLink,
     birthDate: iso(row.birthDate),

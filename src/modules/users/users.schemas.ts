@@ -9,6 +9,7 @@ export const UserSchema = Type.Object(
     avatar: Nullable(Type.String({ description: 'download link of the avatar' })),
     phoneNumber: Nullable(Type.String()),
     messengerLink: Nullable(Type.String()),
+    messengerConnected: Type.Boolean({ description: 'a messenger chat gets this user’s notifications (added)' }),
     jobTitle: Nullable(Type.String()),
     codeHostLink: Nullable(Type.String()),
     birthDate: Nullable(DateTime()),

@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { FileStore } from '../../platform/files.js';
 import { recordFile, type ReceivedFile } from '../files/files.service.js';
 import { announceProfileChange } from '../organizations/organizations.service.js';
+import { messengerConnectedOf } from '../messenger/messenger.presenter.js';
 import { presentUser } from './users.presenter.js';
 import type { UserDto } from './users.schemas.js';
 
@@ -16,13 +17,13 @@ const avatar = alias(files, 'avatar');
 /** One user in the User form (with its avatar link), read with a single query. */
 export async function loadUser(db: Queryable, userId: number): Promise<UserDto> {
   const [row] = await db
-    .select({ user: users, avatarKey: avatar.key })
+    .select({ user: users, avatarKey: avatar.key, messengerConnected: messengerConnectedOf(users.id) })
     .from(users)
     .leftJoin(avatar, eq(avatar.id, users.avatarFileId))
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw notFound('user');
-  return presentUser(row.user, row.avatarKey);
+  return presentUser(row.user, row.avatarKey, row.messengerConnected);
 }
 
 export type ProfileField = 'name' | 'birthDate' | 'phoneNumber' | 'jobTitle' | 'messengerLink' | 'codeHostLink';

@@ -6,7 +6,7 @@ import { commonCases } from '../../test/common-cases.js';
 const t = useTestApp();
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const USER_KEYS = [
-  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'id', 'jobTitle', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
+  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'id', 'jobTitle', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
 ];
 
 const login = async (user: TestUser, password = PASSWORD) => t.as(null).post('/auth/login', { email: user.email, password });
@@ -26,6 +26,7 @@ describe('GET /user', () => {
       avatar: null,
       phoneNumber: null,
       messengerLink: null,
+      messengerConnected: false,
       jobTitle: null,
       codeHostLink: null,
       birthDate: null,
@@ -126,6 +127,7 @@ describe('PATCH /user/clear-personal-data', () => {
       birthDate: null,
       jobTitle: null,
       messengerLink: null,
+      messengerConnected: false,
       codeHostLink: null,
     });
     expect((await t.as(user).get('/user')).json().phoneNumber).toBeNull();
