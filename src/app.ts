@@ -14,6 +14,7 @@ import { registerValidation } from './platform/validation.js';
 import { sha256 } from './platform/crypto.js';
 import { FileStore } from './platform/files.js';
 import { SecretBox } from './platform/secrets.js';
+import { registerHygiene } from './platform/hygiene.js';
 import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
 import { ReadCache, registerReadCache } from './platform/read-cache.js';
@@ -44,6 +45,8 @@ const REDACT = [
   'req.headers["x-bot-secret"]',
 ];
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export interface BuildOptions extends OpenOptions {
   /** An already open database (tests share one per file). */
   database?: Database;
@@ -66,12 +69,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // Accept a caller's id only if it is short and plain, so it cannot inject into logs.
       return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : `req-${randomUUID()}`;
     },
+    // A number of hops becomes proxy-addr's trust function (the typings take no number).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     forceCloseConnections: false,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('database', database);
+  database.onError ??= (err) => app.log.error({ err }, 'database: the pool lost an idle connection (it opens a new one)');
   app.decorate('files', new FileStore(config.filesDir));
   app.decorate('secrets', SecretBox.forConfig(config));
   const events = new EventBus();
@@ -99,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('x-request-id', request.id);
   });
 
+  await registerHygiene(app, config);
   registerValidation(app);
   registerErrorHandling(app);
   await registerOpenApi(app, VERSION);

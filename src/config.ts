@@ -63,6 +63,12 @@ export interface Config {
   automationPollMs: number;
   /** How often schedule and due-date triggers are checked. */
   automationTickMs: number;
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated; `*` any). */
+  corsOrigins: string[];
+  /** Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
+  /** Who may register: anyone, only with an invite link, or nobody (SIGNUP_MODE). */
+  signupMode: 'open' | 'invite-only' | 'closed';
   /** The Telegram bot's token: set, the messenger integration is on (TELEGRAM_BOT_TOKEN). */
   telegramBotToken: string | null;
   /** Where the Bot API is: the client calls `{telegramApiUrl}/bot{token}/{method}`. */
@@ -82,6 +88,20 @@ export interface Config {
 }
 
 class ConfigError extends Error {}
+
+/** TRUST_PROXY: `true` (every hop), a number of hops, or addresses/CIDRs of the proxies; unset = none. */
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function signupMode(raw: string | undefined): Config['signupMode'] {
+  const mode = raw || 'open';
+  if (mode !== 'open' && mode !== 'invite-only' && mode !== 'closed') throw new ConfigError(`SIGNUP_MODE must be open, invite-only or closed (got "${mode}")`);
+  return mode;
+}
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -160,6 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 10, 1),
     automationPollMs: int(env, 'AUTOMATION_POLL_MS', 1000, 10),
     automationTickMs: int(env, 'AUTOMATION_TICK_MS', 15_000, 50),
+    corsOrigins: (env.CORS_ORIGINS || '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    signupMode: signupMode(env.SIGNUP_MODE),
     telegramBotToken: env.TELEGRAM_BOT_TOKEN || null,
     telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
     telegramPollTimeoutSec: int(env, 'TELEGRAM_POLL_TIMEOUT_S', 25, 0),

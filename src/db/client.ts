@@ -22,6 +22,8 @@ export interface Database {
   db: Db;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Told when the pool loses an idle connection (the app logs it); the pool replaces the connection. */
+  onError?: (err: Error) => void;
 }
 
 // int8 (counts, bigint ids in raw SQL) as JS numbers: ids stay far below 2^53.
@@ -36,9 +38,9 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   let database: Database;
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', (err) => database.onError?.(err));
     database = {
       kind: 'postgres',
       db,

@@ -20,6 +20,7 @@ export default async function authRoutes(app: App): Promise<void> {
   const settings: auth.AuthSettings = {
     sessionTtlDays: config.sessionTtlDays,
     passwordHashCost: config.passwordHashCost,
+    signupMode: config.signupMode,
     trialDays: config.trialDays,
     trialUsers: config.trialUsers,
   };

@@ -18,6 +18,7 @@ export interface ClientInfo {
 export interface AuthSettings extends Licensing {
   sessionTtlDays: number;
   passwordHashCost: number;
+  signupMode: 'open' | 'invite-only' | 'closed';
 }
 
 async function openSession(db: Queryable, userId: number, client: ClientInfo, ttlDays: number): Promise<string> {
@@ -44,6 +45,11 @@ export async function register(
   client: ClientInfo,
   settings: AuthSettings,
 ) {
+  // Checked before anything is read or hashed: a closed service tells nothing about its accounts.
+  if (settings.signupMode === 'closed') throw new AppError('SIGNUP_CLOSED', 'registration is closed on this service; ask an administrator for an account');
+  if (settings.signupMode === 'invite-only' && !input.inviteToken) {
+    throw new AppError('SIGNUP_CLOSED', 'registration needs an invite link on this service (inviteToken)');
+  }
   const email = input.email.trim().toLowerCase();
   // Hash before the transaction: a slow KDF must not hold a connection or a lock.
   const passwordHash = await hashPassword(input.password, settings.passwordHashCost);

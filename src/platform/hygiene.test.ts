@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { PASSWORD, expectProblem, useTestApp } from '../test/app.js';
+import { factories } from '../test/factories.js';
+
+const t = useTestApp({ corsOrigins: ['https://board.example'], trustProxy: true, authRateLimitPerMinute: 3 });
+const f = factories(t);
+
+describe('HTTP hygiene', () => {
+  it('sends API-appropriate security headers', async () => {
+    const res = await t.as(null).get('/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-site',
+    });
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('answers a CORS preflight for an allowed origin, and gives an unknown origin no allow-origin', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/spaces',
+      headers: { origin: 'https://board.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,service-session' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://board.example');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('service-session');
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('PATCH');
+    const owner = await t.org();
+    const read = await t.as(owner).get('/user', { origin: 'https://board.example' });
+    expect(read.headers['access-control-allow-origin']).toBe('https://board.example');
+    expect(String(read.headers['access-control-expose-headers'])).toContain('x-total-count');
+    const stranger = await t.as(owner).get('/user', { origin: 'https://evil.example' });
+    expect(stranger.statusCode).toBe(200);
+    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('compresses large answers (the OpenAPI document) and leaves small ones alone', async () => {
+    const plain = await t.as(null).get('/openapi.json');
+    const zipped = await t.as(null).get('/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json());
+    const small = await t.as(null).get('/health', { 'accept-encoding': 'gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('takes the client address from X-Forwarded-For behind a trusted proxy, so each client has its own rate limit', async () => {
+    // Another address per attempt's account too: the per-account limit is not what is tested here.
+    const login = (ip: string) =>
+      t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'x-forwarded-for': ip }, payload: { email: `nobody-${Math.random()}@example.test`, password: 'wrong password' } });
+    for (let i = 0; i < 3; i++) expect((await login('203.0.113.7')).statusCode).toBe(401);
+    expectProblem(await login('203.0.113.7'), 429, 'RATE_LIMITED');
+    expect((await login('198.51.100.9')).statusCode).toBe(401);
+  });
+});
+
+describe('SIGNUP_MODE', () => {
+  let closed: FastifyInstance;
+  let inviteOnly: FastifyInstance;
+  beforeAll(async () => {
+    closed = await buildApp({ ...t.config, signupMode: 'closed', logLevel: 'silent' }, { database: t.database });
+    inviteOnly = await buildApp({ ...t.config, signupMode: 'invite-only', logLevel: 'silent' }, { database: t.database });
+  });
+  afterAll(async () => {
+    await closed?.close();
+    await inviteOnly?.close();
+  });
+  const register = (app: FastifyInstance, extra: Record<string, unknown> = {}) => {
+    const email = `signup-${Math.random().toString(36).slice(2)}@example.test`;
+    return { email, res: app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: PASSWORD, name: 'New', ...extra } }) };
+  };
+  const accounts = async (email: string) => (await t.sql<{ n: number }>(sql`select count(*)::int as n from users where email = ${email}`))[0]!.n;
+
+  it('closed: nobody registers, invited or not', async () => {
+    const { email, res } = register(closed);
+    expectProblem(await res, 403, 'SIGNUP_CLOSED');
+    expect(await accounts(email)).toBe(0);
+  });
+
+  it('invite-only: registers with an invite link only; open (the default) registers anyone', async () => {
+    const plain = register(inviteOnly);
+    expectProblem(await plain.res, 403, 'SIGNUP_CLOSED');
+    expect(await accounts(plain.email)).toBe(0);
+    const owner = await t.org();
+    const space = await f.space(owner, 'Crew');
+    const link = (await t.as(owner).post(`/spaces/${space.id}/invite-link`, { role: 'member' })).json() as { token: string };
+    const invited = register(inviteOnly, { inviteToken: link.token });
+    expect((await invited.res).statusCode).toBe(201);
+    expect(await accounts(invited.email)).toBe(1);
+    const open = register(t.app);
+    expect((await open.res).statusCode).toBe(201);
+  });
+});

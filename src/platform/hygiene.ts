@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { Config } from '../config.js';
+
+/** Answers smaller than this go uncompressed: for a few hundred bytes gzip costs more than it saves. */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/**
+ * HTTP hygiene with the plugins made for it: security headers suited to a JSON API, CORS for the
+ * origins the operator names, and compression of larger answers (`/openapi.json`, `/docs` assets,
+ * long lists, CSV). Real-time streams hijack their reply, so they are never buffered by compression.
+ */
+export async function registerHygiene(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(helmet, {
+    global: true,
+    // Answers are JSON, files and the /docs page (whose own scripts a strict CSP would block).
+    contentSecurityPolicy: false,
+    // Files (avatars, covers, attachments) are fetched by web clients on other ports of the same site.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.publicUrl.startsWith('https://') ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+  });
+  await app.register(cors, {
+    // No CORS_ORIGINS: no cross-origin reads (preflights answer without an allow-origin).
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'service-session', 'content-type', 'if-none-match', 'idempotency-key', 'last-event-id', 'cache-control', 'x-request-id'],
+    exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag'],
+    maxAge: 600,
+  });
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip', 'deflate'] });
+}
