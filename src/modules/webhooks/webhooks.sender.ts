@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
@@ -37,7 +38,11 @@ export class WebhookSender {
   private stopped = false;
   private readonly abort = new AbortController();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly app: FastifyInstance) {
+    // Every delivery in flight listens to this one shutdown signal (each removes its listener when
+    // done): more than Node's default of 10 at once is expected, not a leak.
+    setMaxListeners(app.config.webhookConcurrency * 4 + 10, this.abort.signal);
+  }
 
   private get config() {
     return this.app.config;
