@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { idArray, queryRows, type Queryable } from '../../../db/client.js';
+import { allOf, idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { iso } from '../../../platform/http.js';
 import { fileLink } from '../../files/files.presenter.js';
 import type { MessageDto } from './messages.schemas.js';
@@ -27,31 +27,35 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 export async function loadMessages(db: Queryable, organizationId: number, messageIds: number[]): Promise<MessageDto[]> {
   if (messageIds.length === 0) return [];
   const ids = idArray(messageIds);
-  const [messages, attachments, reactions, mentions] = await Promise.all([
-    queryRows<MessageRow>(
-      db,
-      sql`select id, task_id as "taskId", author_id as "authorId", text, reply_to_id as "replyToId", pinned,
-            edited_at as "editedAt", created_at as "createdAt", updated_at as "updatedAt"
-          from task_messages where id = any(${ids}) and organization_id = ${organizationId}`,
-    ),
-    queryRows<{ messageId: number; id: number; name: string; size: number; mimeType: string; key: string }>(
-      db,
-      sql`select a.message_id as "messageId", f.id, f.name, f.size, f.mime_type as "mimeType", f.key
-          from message_attachments a join files f on f.id = a.file_id
-          where a.message_id = any(${ids}) order by a.message_id, a.position`,
-    ),
-    queryRows<{ messageId: number; emoji: string; userIds: Array<number | string> }>(
-      db,
-      sql`select message_id as "messageId", emoji, array_agg(user_id order by created_at, user_id) as "userIds"
-          from message_reactions where message_id = any(${ids})
-          group by message_id, emoji order by message_id, min(created_at), emoji`,
-    ),
-    queryRows<{ messageId: number; userId: number }>(
-      db,
-      sql`select message_id as "messageId", user_id as "userId" from message_mentions
-          where message_id = any(${ids}) order by message_id, created_at, user_id`,
-    ),
-  ]);
+  const [messages, attachments, reactions, mentions] = await allOf(db, [
+    () =>
+      queryRows<MessageRow>(
+        db,
+        sql`select id, task_id as "taskId", author_id as "authorId", text, reply_to_id as "replyToId", pinned,
+              edited_at as "editedAt", created_at as "createdAt", updated_at as "updatedAt"
+            from task_messages where id = any(${ids}) and organization_id = ${organizationId}`,
+      ),
+    () =>
+      queryRows<{ messageId: number; id: number; name: string; size: number; mimeType: string; key: string }>(
+        db,
+        sql`select a.message_id as "messageId", f.id, f.name, f.size, f.mime_type as "mimeType", f.key
+            from message_attachments a join files f on f.id = a.file_id
+            where a.message_id = any(${ids}) order by a.message_id, a.position`,
+      ),
+    () =>
+      queryRows<{ messageId: number; emoji: string; userIds: Array<number | string> }>(
+        db,
+        sql`select message_id as "messageId", emoji, array_agg(user_id order by created_at, user_id) as "userIds"
+            from message_reactions where message_id = any(${ids})
+            group by message_id, emoji order by message_id, min(created_at), emoji`,
+      ),
+    () =>
+      queryRows<{ messageId: number; userId: number }>(
+        db,
+        sql`select message_id as "messageId", user_id as "userId" from message_mentions
+            where message_id = any(${ids}) order by message_id, created_at, user_id`,
+      ),
+  ] as const);
 
   const group = <R extends { messageId: number }>(rows: R[]) => {
     const map = new Map<number, R[]>();
