@@ -72,6 +72,11 @@ describe('the messenger bot', () => {
     const chat = nextChat++;
     fake.say({ id: chat }, { id: chat }, '/start not-a-code');
     await eventually(() => expect(fake.messagesTo(chat).map((m) => m.text)).toEqual([expect.stringContaining('unknown, used or expired')]));
+    // Text PostgreSQL cannot store (NUL) is answered like any wrong code.
+    fake.say({ id: chat }, { id: chat }, '/start a\u0000b');
+    await eventually(() => expect(fake.messagesTo(chat)).toHaveLength(2));
+    expect(fake.messagesTo(chat)[1]!.text).toContain('unknown, used or expired');
+    fake.sent.splice(0, fake.sent.length, ...fake.sent.filter((m) => m.chatId !== chat));
     const created = (await t.as(owner).post('/integrations/messenger', { notify: true })).json();
     fake.say({ id: chat }, { id: chat, username: 'bob' }, `/start ${created.code}`);
     await eventually(async () => expect((await t.as(owner).get('/integrations/messenger')).json()).toEqual({

@@ -24,6 +24,8 @@ const HELP_PRIVATE = [
 ].join('\n');
 const HELP_GROUP = 'I post a project’s events here. An editor of the project creates its messenger integration and opens the link, or sends <code>/start &lt;code&gt;</code> here.';
 const REPLY_MAX = 10_000;
+// What arrives from Telegram is not validated by our schemas: PostgreSQL text cannot hold NUL.
+const storable = (text: string) => text.replace(/\u0000/g, '');
 
 /**
  * One update from the bot: `/start <code>` binds the chat (a private chat to its user, a group to a
@@ -48,15 +50,15 @@ export async function handleUpdate(app: FastifyInstance, bot: MessengerBot, upda
     const chat = {
       chatId: m.chat.id,
       messengerUserId: m.from?.id ?? null,
-      username: m.from?.username ?? null,
-      chatTitle: m.chat.title ?? null,
+      username: m.from?.username ? storable(m.from.username) : null,
+      chatTitle: m.chat.title ? storable(m.chat.title) : null,
       kind: isPrivate ? ('private' as const) : ('group' as const),
     };
     const unknown = isPrivate
       ? 'This code is unknown, used or expired (codes last 10 minutes). Create a new one in your profile and open its link again.'
       : 'This code is unknown, used or expired, or is a personal one. Create the project’s messenger integration again and use its group link.';
     let answered = false;
-    await redeem(app, bot, code.slice(0, 64), chat, async (db, redeemed) => {
+    await redeem(app, bot, storable(code).slice(0, 64), chat, async (db, redeemed) => {
       answered = true;
       await confirm(db);
       const text = !redeemed
@@ -127,8 +129,7 @@ async function reply(app: FastifyInstance, m: TelegramMessage, repliedTo: number
   );
   if (!target) return answerOnly(app, m, "Reply to a task notification to answer in that task's chat.", confirm);
   if (!target.connected || !target.role) return answerOnly(app, m, 'Not posted: this account can no longer write in that organization.', confirm);
-  // PostgreSQL text cannot hold NUL; the chat's own limit applies.
-  const text = (m.text ?? '').replace(/\u0000/g, '').slice(0, REPLY_MAX);
+  const text = storable(m.text ?? '').slice(0, REPLY_MAX);
   const actor: Actor = { userId: Number(target.userId), organizationId: Number(target.org), orgRole: target.role, sessionId: null, tokenId: null };
   try {
     await writeAs(app, actor, app.log, async (ctx) => {
