@@ -6,7 +6,7 @@ import { buildApp } from '../app.js';
 import { PASSWORD, expectProblem, useTestApp } from '../test/app.js';
 import { factories } from '../test/factories.js';
 
-const t = useTestApp({ corsOrigins: ['https://board.example'], trustProxy: true, authRateLimitPerMinute: 3 });
+const t = useTestApp({ corsOrigins: ['https://board.example'], trustProxy: true, authRateLimitPerMinute: 5 });
 const f = factories(t);
 
 describe('HTTP hygiene', () => {
@@ -51,11 +51,25 @@ describe('HTTP hygiene', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
+  it('tags GET answers and answers 304 to an unchanged If-None-Match, 200 once it changed', async () => {
+    const owner = await t.org();
+    const first = await t.as(owner).get('/user');
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^W\/"/);
+    const again = await t.as(owner).get('/user', { 'if-none-match': tag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect((await t.as(owner).patch('/user/name', { name: 'Renamed' })).statusCode).toBe(200);
+    const changed = await t.as(owner).get('/user', { 'if-none-match': tag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ name: 'Renamed' });
+  });
+
   it('takes the client address from X-Forwarded-For behind a trusted proxy, so each client has its own rate limit', async () => {
     // Another address per attempt's account too: the per-account limit is not what is tested here.
     const login = (ip: string) =>
       t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'x-forwarded-for': ip }, payload: { email: `nobody-${Math.random()}@example.test`, password: 'wrong password' } });
-    for (let i = 0; i < 3; i++) expect((await login('203.0.113.7')).statusCode).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await login('203.0.113.7')).statusCode).toBe(401);
     expectProblem(await login('203.0.113.7'), 429, 'RATE_LIMITED');
     expect((await login('198.51.100.9')).statusCode).toBe(401);
   });
@@ -74,7 +88,9 @@ describe('SIGNUP_MODE', () => {
   });
   const register = (app: FastifyInstance, extra: Record<string, unknown> = {}) => {
     const email = `signup-${Math.random().toString(36).slice(2)}@example.test`;
-    return { email, res: app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: PASSWORD, name: 'New', ...extra } }) };
+    // Each from its own address (the proxy is trusted): the per-IP sign-up limit is not what is tested.
+    const ip = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+    return { email, res: app.inject({ method: 'POST', url: '/auth/register', headers: { 'x-forwarded-for': ip }, payload: { email, password: PASSWORD, name: 'New', ...extra } }) };
   };
   const accounts = async (email: string) => (await t.sql<{ n: number }>(sql`select count(*)::int as n from users where email = ${email}`))[0]!.n;
 

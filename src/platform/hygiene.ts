@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import etag from '@fastify/etag';
 import helmet from '@fastify/helmet';
 import type { Config } from '../config.js';
 
@@ -9,7 +10,7 @@ const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /**
  * HTTP hygiene with the plugins made for it: security headers suited to a JSON API, CORS for the
- * origins the operator names, and compression of larger answers (`/openapi.json`, `/docs` assets,
+ * origins the operator names, weak ETags with 304 for an unchanged GET, and compression of larger answers (`/openapi.json`, `/docs` assets,
  * long lists, CSV). Real-time streams hijack their reply, so they are never buffered by compression.
  */
 export async function registerHygiene(app: FastifyInstance, config: Config): Promise<void> {
@@ -30,5 +31,8 @@ export async function registerHygiene(app: FastifyInstance, config: Config): Pro
     exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag'],
     maxAge: 600,
   });
+  // Before compression, so the tag names the answer itself whatever the encoding; a GET whose
+  // If-None-Match holds it answers 304 with no body.
+  await app.register(etag, { weak: true });
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip', 'deflate'] });
 }
