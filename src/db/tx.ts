@@ -60,3 +60,6 @@ export async function withTransaction<T>(
 }
 
 export { pgCode };
+
+/** A deadlock or serialization failure: the transaction rolled back entirely and may run again. */
+export const isRetryable = (error: unknown): boolean => RETRYABLE.has(pgCode(error) ?? '');

@@ -108,3 +108,54 @@ export function wakeAfterCommit(app: FastifyInstance, name: string, drain: () =>
   }
   return (orgs) => orgs.forEach((org) => queued.add(org));
 }
+
+/**
+ * A queue worker's drain: rounds of work until one finds nothing to take. One drain runs at a time
+ * per process; a call during a drain joins it and makes it look once more before it ends, so work
+ * committed meanwhile does not wait for the next poll.
+ */
+export class Drain {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private halted = false;
+
+  /**
+   * `round` does one batch and answers how many items it took (0: none left, or all held by other
+   * instances). `onError`, when given, hears a failed drain instead of its caller.
+   */
+  constructor(
+    private readonly round: () => Promise<number>,
+    private readonly onError?: (err: unknown) => void,
+  ) {}
+
+  /** Set once stop() was called: rounds check it between items. */
+  get stopping(): boolean {
+    return this.halted;
+  }
+
+  run(): Promise<void> {
+    if (this.halted) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const pass = this.pass();
+    this.running = (this.onError ? pass.catch(this.onError) : pass).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** No round starts after this; answers once the current one has ended. */
+  stop(): Promise<void> {
+    this.halted = true;
+    return (this.running ?? Promise.resolve()).catch(() => {});
+  }
+
+  private async pass(): Promise<void> {
+    do {
+      this.again = false;
+      while (!this.halted && (await this.round()) > 0);
+    } while (this.again && !this.halted);
+  }
+}

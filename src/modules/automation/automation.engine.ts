@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
+import { isRetryable } from '../../db/tx.js';
 import { systemWrite, type Ctx, type SystemCtx } from '../../platform/context.js';
+import { Drain } from '../../platform/jobs.js';
 import { AppError } from '../../platform/errors.js';
 import { discardEventsSince, emit, eventMark } from '../../platform/events.js';
 import { loadTaskRecords, presentTask } from '../tasks/tasks.presenter.js';
@@ -61,13 +63,6 @@ function describe(err: unknown, action: Action | undefined, index: number): stri
   const what = action ? `action ${index + 1} (${action.type}): ` : '';
   if (err instanceof AppError) return `${what}${err.message}`;
   return `${what}internal error`;
-}
-
-const RETRYABLE = new Set(['40001', '40P01']);
-function sqlState(err: unknown): string | undefined {
-  let e = err as { code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 4; i++, e = e.cause as typeof e) if (typeof e.code === 'string') return e.code;
-  return undefined;
 }
 
 type Outcome = { status: 'succeeded' } | { status: 'skipped' | 'failed'; error: string };
@@ -149,7 +144,7 @@ export async function runOne(app: FastifyInstance, runId: number, organizationId
       await finish(sys, run, rule, started, { status: 'succeeded' });
     } catch (err) {
       // A deadlock or serialization failure undoes the whole transaction: taken again from the start.
-      if (RETRYABLE.has(sqlState(err) ?? '')) throw err;
+      if (isRetryable(err)) throw err;
       await sys.db.execute(sql`rollback to savepoint automation_run`);
       discardEventsSince(sys.db, mark);
       if (!(err instanceof AppError)) app.log.error({ err, ruleId: Number(rule.id), runId: Number(run.id) }, 'automation action failed');
@@ -159,49 +154,31 @@ export async function runOne(app: FastifyInstance, runId: number, organizationId
   });
 }
 
-/**
- * Works through the queue until it is empty. One drain at a time per process; a wake-up during a
- * drain makes it look again before it stops, so no committed run waits for the next poll.
- */
+/** Works through the queue until it is empty (see Drain: one drain at a time per process). */
 export class AutomationEngine {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly drainer = new Drain(() => this.round());
 
   constructor(private readonly app: FastifyInstance) {}
 
   drain(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
+    return this.drainer.run();
+  }
+
+  stop(): Promise<void> {
+    return this.drainer.stop();
+  }
+
+  /** Empty, or every row held by another instance (which finishes them): 0. */
+  private async round(): Promise<number> {
+    const batch = await queryRows<{ id: number; organizationId: number }>(
+      this.app.database.db,
+      sql`select id, organization_id as "organizationId" from automation_runs where status = 'pending' order by id limit 20`,
+    );
+    let did = 0;
+    for (const r of batch) {
+      if (this.drainer.stopping) break;
+      if (await runOne(this.app, Number(r.id), Number(r.organizationId))) did++;
     }
-    this.running = this.loop().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return;
-        const batch = await queryRows<{ id: number; organizationId: number }>(
-          this.app.database.db,
-          sql`select id, organization_id as "organizationId" from automation_runs where status = 'pending' order by id limit 20`,
-        );
-        let did = 0;
-        for (const r of batch) {
-          if (this.stopped) return;
-          if (await runOne(this.app, Number(r.id), Number(r.organizationId))) did++;
-        }
-        // Empty, or every row held by another instance: that one finishes them.
-        if (did === 0) break;
-      }
-    } while (this.again);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running?.catch(() => {});
+    return did;
   }
 }

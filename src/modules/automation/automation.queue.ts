@@ -88,28 +88,21 @@ async function changesOf(db: Queryable, events: TaskEvent[], types: Set<string>)
     );
     for (const r of rows) changes.status.set(Number(r.taskId), Number(r.status));
   }
-  const assigned = types.has('assignee-added') ? ids([H.assignees]) : [];
-  if (assigned.length > 0) {
-    const rows = await queryRows<{ taskId: number; userId: number }>(
+  // Assignee and label rows this transaction added: (task, what) pairs, and the tasks that got one.
+  const added = async (taskIds: number[], table: 'task_assignees' | 'task_labels', column: 'user_id' | 'label_id', pairs: Set<string>, tasks: Set<number>) => {
+    if (taskIds.length === 0) return;
+    const rows = await queryRows<{ taskId: number; otherId: number }>(
       db,
-      sql`select task_id as "taskId", user_id as "userId" from task_assignees where task_id = any(${idArray(assigned)}) and created_at = now()`,
+      sql`select task_id as "taskId", ${sql.identifier(column)} as "otherId" from ${sql.identifier(table)}
+          where task_id = any(${idArray(taskIds)}) and created_at = now()`,
     );
     for (const r of rows) {
-      changes.assignees.add(key(Number(r.taskId), Number(r.userId)));
-      changes.addedAssignee.add(Number(r.taskId));
+      pairs.add(key(Number(r.taskId), Number(r.otherId)));
+      tasks.add(Number(r.taskId));
     }
-  }
-  const labelled = types.has('label-added') ? ids([H.labels]) : [];
-  if (labelled.length > 0) {
-    const rows = await queryRows<{ taskId: number; labelId: number }>(
-      db,
-      sql`select task_id as "taskId", label_id as "labelId" from task_labels where task_id = any(${idArray(labelled)}) and created_at = now()`,
-    );
-    for (const r of rows) {
-      changes.labels.add(key(Number(r.taskId), Number(r.labelId)));
-      changes.addedLabel.add(Number(r.taskId));
-    }
-  }
+  };
+  await added(types.has('assignee-added') ? ids([H.assignees]) : [], 'task_assignees', 'user_id', changes.assignees, changes.addedAssignee);
+  await added(types.has('label-added') ? ids([H.labels]) : [], 'task_labels', 'label_id', changes.labels, changes.addedLabel);
   return changes;
 }
 

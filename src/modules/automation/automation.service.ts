@@ -3,12 +3,15 @@ import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
+import { compact, placeAt, type OrderedScope } from '../../platform/ordering.js';
 import { authorizeRules, type ProjectScope } from './automation.policy.js';
 import { presentRule, presentRun, RULE_COLUMNS, RUN_COLUMNS, type RuleRow, type RunRow } from './automation.presenter.js';
 import type { AutomationRuleDto, AutomationRunDto, CreateRuleInput, UpdateRuleInput } from './automation.schemas.js';
 import { checkRule } from './automation.validate.js';
 
 const columns = sql.raw(RULE_COLUMNS);
+/** A project's rules, in the order they run (dense 0..n-1). */
+const rulesOf = (projectId: number): OrderedScope => ({ table: 'automation_rules', key: 'id', where: sql`project_id = ${projectId}` });
 
 /** The project's rules in the order they run; `stageId` keeps those that use the column. */
 export async function listRules(ctx: Ctx, projectId: number, stageId?: number): Promise<AutomationRuleDto[]> {
@@ -36,12 +39,13 @@ export async function createRule(ctx: Ctx, projectId: number, input: CreateRuleI
     sql`insert into automation_rules (organization_id, project_id, name, enabled, "order", trigger_type, trigger, conditions, actions,
           stage_ids, next_run_at, creator_id)
         values (${actor.organizationId}, ${projectId}, ${input.name.trim()}, ${input.enabled ?? true},
-          (select count(*) from automation_rules where project_id = ${projectId}), ${input.trigger.type}, ${JSON.stringify(input.trigger)}::jsonb,
+          0, ${input.trigger.type}, ${JSON.stringify(input.trigger)}::jsonb,
           ${JSON.stringify(conditions)}::jsonb, ${JSON.stringify(input.actions)}::jsonb, ${idArray(checked.stageIds)},
           ${checked.nextRunAt?.toISOString() ?? null}, ${actor.userId})
         returning ${columns}`,
   );
-  const rule = presentRule(row!);
+  // Last in the project's order, placed under the scope's lock so concurrent creates do not share a position.
+  const rule = presentRule({ ...row!, order: await placeAt(db, rulesOf(projectId), Number(row!.id), undefined) });
   emitRule(ctx, scope, 'automation.rule.created', rule);
   return rule;
 }
@@ -54,20 +58,6 @@ async function lockRule(ctx: Ctx, projectId: number, ruleId: number): Promise<Ru
   );
   if (!row) throw notFound('automation rule');
   return row;
-}
-
-/** Puts the rule at `order` among the project's rules and renumbers them densely. */
-async function reorder(ctx: Ctx, projectId: number, ruleId: number, order: number): Promise<void> {
-  const rows = await queryRows<{ id: number }>(
-    ctx.db,
-    sql`select id from automation_rules where project_id = ${projectId} order by "order", id for update`,
-  );
-  const ids = rows.map((r) => Number(r.id)).filter((id) => id !== ruleId);
-  ids.splice(Math.min(order, ids.length), 0, ruleId);
-  await ctx.db.execute(
-    sql`update automation_rules r set "order" = o.n - 1 from unnest(${idArray(ids)}) with ordinality as o(id, n)
-        where r.id = o.id and r."order" <> o.n - 1`,
-  );
 }
 
 /**
@@ -90,13 +80,13 @@ export async function updateRule(ctx: Ctx, projectId: number, ruleId: number, in
   // A schedule keeps its next occurrence unless its expression changed or it comes back on.
   const reschedule = checked !== null && (input.trigger !== undefined || (enabled && !current.enabled) || trigger.type !== 'schedule');
   const nextRunAt = reschedule ? (checked.nextRunAt?.toISOString() ?? null) : current.nextRunAt;
-  if (input.order !== undefined) await reorder(ctx, projectId, ruleId, input.order);
+  if (input.order !== undefined) await placeAt(db, rulesOf(projectId), ruleId, input.order);
   const [row] = await queryRows<RuleRow>(
     db,
     sql`update automation_rules set name = ${input.name?.trim() ?? current.name}, enabled = ${enabled}, trigger_type = ${trigger.type},
           trigger = ${JSON.stringify(trigger)}::jsonb, conditions = ${JSON.stringify(conditions)}::jsonb, actions = ${JSON.stringify(actions)}::jsonb,
           stage_ids = ${checked ? idArray(checked.stageIds) : sql`stage_ids`}, next_run_at = ${nextRunAt === null ? null : new Date(nextRunAt).toISOString()},
-          last_error = case when ${input.trigger !== undefined || input.actions !== undefined || input.conditions !== undefined} then null else last_error end,
+          last_error = case when ${reshaped} then null else last_error end,
           updated_at = now()
         where id = ${ruleId}
         returning ${columns}`,
@@ -111,11 +101,7 @@ export async function deleteRule(ctx: Ctx, projectId: number, ruleId: number): P
   const scope = await authorizeRules(ctx.db, ctx.actor, projectId, 'write');
   await lockRule(ctx, projectId, ruleId);
   await ctx.db.execute(sql`delete from automation_rules where id = ${ruleId}`);
-  await ctx.db.execute(
-    sql`update automation_rules r set "order" = o.n - 1
-        from (select id, row_number() over (order by "order", id) as n from automation_rules where project_id = ${projectId}) o
-        where r.id = o.id and r."order" <> o.n - 1`,
-  );
+  await compact(ctx.db, rulesOf(projectId));
   emitRule(ctx, scope, 'automation.rule.deleted', { id: ruleId });
 }
 

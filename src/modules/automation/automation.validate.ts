@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { Cron } from 'croner';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
@@ -122,38 +122,35 @@ interface IdUse {
   ids: number[];
 }
 
-async function requireProjectStages(db: Queryable, projectId: number, uses: IdUse[]): Promise<void> {
+/**
+ * Every id of `uses` must be among those `found` answers for them all (one query); the first that is
+ * not is a 400 on its field, said by `isNot` ("is not a column of this project").
+ */
+async function requireKnown(db: Queryable, uses: IdUse[], found: (ids: SQL) => SQL, isNot: (id: number) => string): Promise<void> {
   const all = [...new Set(uses.flatMap((u) => u.ids))];
   if (all.length === 0) return;
-  const rows = await queryRows<{ id: number }>(db, sql`select id from stages where id = any(${idArray(all)}) and project_id = ${projectId}`);
+  const rows = await queryRows<{ id: number }>(db, found(idArray(all)));
   const ok = new Set(rows.map((r) => Number(r.id)));
   for (const use of uses) {
     const bad = use.ids.find((id) => !ok.has(id));
-    if (bad !== undefined) throw invalid(use.path, `stage ${bad} is not a column of this project`);
+    if (bad !== undefined) throw invalid(use.path, isNot(bad));
   }
 }
 
-async function requireLabels(db: Queryable, actor: Actor, uses: IdUse[]): Promise<void> {
-  const all = [...new Set(uses.flatMap((u) => u.ids))];
-  if (all.length === 0) return;
-  const rows = await queryRows<{ id: number }>(db, sql`select id from labels where id = any(${idArray(all)}) and organization_id = ${actor.organizationId}`);
-  const ok = new Set(rows.map((r) => Number(r.id)));
-  for (const use of uses) {
-    const bad = use.ids.find((id) => !ok.has(id));
-    if (bad !== undefined) throw invalid(use.path, `label ${bad} is not a label of the organization`);
-  }
-}
+const requireProjectStages = (db: Queryable, projectId: number, uses: IdUse[]) =>
+  requireKnown(db, uses, (ids) => sql`select id from stages where id = any(${ids}) and project_id = ${projectId}`, (id) => `stage ${id} is not a column of this project`);
 
-async function requireMembers(db: Queryable, actor: Actor, use: IdUse): Promise<void> {
-  const rows = await queryRows<{ id: number }>(
+const requireLabels = (db: Queryable, actor: Actor, uses: IdUse[]) =>
+  requireKnown(db, uses, (ids) => sql`select id from labels where id = any(${ids}) and organization_id = ${actor.organizationId}`, (id) => `label ${id} is not a label of the organization`);
+
+const requireMembers = (db: Queryable, actor: Actor, use: IdUse) =>
+  requireKnown(
     db,
-    sql`select user_id as id from organization_members where organization_id = ${actor.organizationId}
-        and user_id = any(${idArray(use.ids)}) and active and deleted_at is null`,
+    [use],
+    (ids) => sql`select user_id as id from organization_members where organization_id = ${actor.organizationId}
+                   and user_id = any(${ids}) and active and deleted_at is null`,
+    (id) => `user ${id} is not a member of the organization`,
   );
-  const ok = new Set(rows.map((r) => Number(r.id)));
-  const bad = use.ids.find((id) => !ok.has(id));
-  if (bad !== undefined) throw invalid(use.path, `user ${bad} is not a member of the organization`);
-}
 
 /** A refusal of the creator's own rights, said as a 400 about the field (the rule is what is wrong). */
 async function asField<T>(path: string, fn: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { RecordedEvent, TransactionalListener } from '../../platform/events.js';
+import { Drain } from '../../platform/jobs.js';
 import { PROJECT_EVENT_TYPES } from './messenger.schemas.js';
 import { notificationText, projectEventText, type NotificationFacts } from './messenger.texts.js';
 import { TelegramError, type TelegramClient } from './telegram.client.js';
@@ -65,8 +66,7 @@ async function notificationRows(db: Queryable, events: RecordedEvent[], publicUr
         from notifications n
         join messenger_integrations mi on mi.user_id = n.user_id and mi.status = 'active' and mi.notify
         left join tasks t on t.id = n.task_id
-        left join task_stages ts on ts.task_id = n.task_id
-        left join projects p on p.id = coalesce(ts.project_id, n.project_id)
+        left join projects p on p.id = coalesce(t.project_id, n.project_id)
         left join users u on u.id = n.actor_id
         where n.id = any(${idArray(ids)})`,
   );
@@ -134,9 +134,7 @@ interface Claimed {
  * attempt a minute ahead; an instance that dies mid-send leaves it to be taken again then.
  */
 export class OutboxSender {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly drainer = new Drain(() => this.round());
 
   constructor(
     private readonly app: FastifyInstance,
@@ -144,27 +142,11 @@ export class OutboxSender {
   ) {}
 
   drain(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.stopped && (await this.round()) > 0);
-        } while (this.again && !this.stopped);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.drainer.run();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.drainer.stop();
   }
 
   private async round(): Promise<number> {

@@ -18,8 +18,6 @@ export class MessengerPoller {
   private readonly abort = new AbortController();
   private loop: Promise<void> | null = null;
   private leading = false;
-  /** Updates this instance handled (tests). */
-  handled = 0;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -107,7 +105,6 @@ export class MessengerPoller {
     };
     try {
       await handleUpdate(this.app, this.bot, update, confirm);
-      this.handled++;
     } catch (err) {
       if (err instanceof LostLease) {
         this.leading = false;

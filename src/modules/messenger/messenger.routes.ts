@@ -13,6 +13,8 @@ const OFF = ' Answers 409 MESSENGER_NOT_CONFIGURED while the service has no TELE
 
 export default async function messengerRoutes(app: App): Promise<void> {
   const { bot } = startMessenger(app);
+  // Every route of this module needs the bot (after validation and authentication, as any refusal).
+  app.addHook('preHandler', async () => void bot.requireClient());
 
   app.get(
     '/integrations/messenger',
@@ -62,7 +64,6 @@ export default async function messengerRoutes(app: App): Promise<void> {
     async (request) => {
       const secret = app.config.messengerBotSecret;
       if (!secret) throw new AppError('MESSENGER_NOT_CONFIGURED', 'bot-login is off: the service has no MESSENGER_BOT_SECRET');
-      bot.requireClient();
       // Digests compared in constant time: neither the secret nor its length leaks through timing.
       const given = Buffer.from(sha256(request.headers['x-bot-secret'] ?? ''), 'hex');
       if (!timingSafeEqual(given, Buffer.from(sha256(secret), 'hex'))) throw new AppError('UNAUTHENTICATED', 'missing or wrong X-Bot-Secret');

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { withTransaction } from '../../db/tx.js';
 import { systemWrite, type Ctx } from '../../platform/context.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import type { MessengerBot } from './messenger.bot.js';
 import { authorizeProjectChat } from './messenger.policy.js';
@@ -30,8 +30,6 @@ const newCode = () => randomBytes(12).toString('base64url');
 const P = sql.raw(PERSONAL_COLUMNS);
 const G = sql.raw(PROJECT_COLUMNS);
 
-const notFound = (what: string) => new AppError('NOT_FOUND', `no ${what} messenger integration`);
-
 // ---- personal (self) ----
 
 async function personalOf(db: Queryable, userId: number): Promise<PersonalRow | undefined> {
@@ -40,15 +38,13 @@ async function personalOf(db: Queryable, userId: number): Promise<PersonalRow | 
 }
 
 export async function getPersonal(ctx: Ctx, bot: MessengerBot): Promise<MessengerIntegrationDto> {
-  bot.requireClient();
   const row = await personalOf(ctx.db, ctx.actor.userId);
-  if (!row) throw notFound('personal');
+  if (!row) throw notFound('personal messenger integration');
   return presentPersonal(row, await bot.botUsername(ctx.db));
 }
 
 /** A new single-use code; an integration bound to a chat must be deleted first. */
 export async function createPersonal(ctx: Ctx, bot: MessengerBot, notify: boolean): Promise<MessengerIntegrationDto> {
-  bot.requireClient();
   const username = await bot.botUsername(ctx.db);
   const [row] = await queryRows<PersonalRow>(
     ctx.db,
@@ -64,9 +60,8 @@ export async function createPersonal(ctx: Ctx, bot: MessengerBot, notify: boolea
 }
 
 export async function deletePersonal(ctx: Ctx, bot: MessengerBot): Promise<void> {
-  bot.requireClient();
   const [row] = await queryRows<PersonalRow>(ctx.db, sql`delete from messenger_integrations where user_id = ${ctx.actor.userId} returning ${P}`);
-  if (!row) throw notFound('personal');
+  if (!row) throw notFound('personal messenger integration');
   if (row.status === 'active') emitPersonal(ctx.db, 'integration.disconnected', row, await bot.botUsername(ctx.db));
 }
 
@@ -82,15 +77,13 @@ async function projectChatOf(db: Queryable, projectId: number): Promise<ProjectR
 }
 
 export async function getProjectChat(ctx: Ctx, bot: MessengerBot, projectId: number): Promise<ProjectMessengerIntegrationDto> {
-  bot.requireClient();
   await authorizeProjectChat(ctx.db, ctx.actor, projectId, 'read');
   const row = await projectChatOf(ctx.db, projectId);
-  if (!row) throw notFound('project');
+  if (!row) throw notFound('project messenger integration');
   return presentProject(row, await bot.botUsername(ctx.db));
 }
 
 export async function createProjectChat(ctx: Ctx, bot: MessengerBot, projectId: number, input: CreateProjectInput): Promise<ProjectMessengerIntegrationDto> {
-  bot.requireClient();
   await authorizeProjectChat(ctx.db, ctx.actor, projectId, 'write');
   const username = await bot.botUsername(ctx.db);
   const [row] = await queryRows<ProjectRow>(
@@ -108,7 +101,6 @@ export async function createProjectChat(ctx: Ctx, bot: MessengerBot, projectId: 
 }
 
 export async function updateProjectChat(ctx: Ctx, bot: MessengerBot, projectId: number, input: UpdateProjectInput): Promise<ProjectMessengerIntegrationDto> {
-  bot.requireClient();
   await authorizeProjectChat(ctx.db, ctx.actor, projectId, 'write');
   const events = input.events ? sql`${`{${input.events.join(',')}}`}::text[]` : sql`events`;
   const [row] = await queryRows<ProjectRow>(
@@ -116,15 +108,14 @@ export async function updateProjectChat(ctx: Ctx, bot: MessengerBot, projectId: 
     sql`update project_messenger_integrations set events = ${events}, enabled = coalesce(${input.enabled ?? null}::boolean, enabled), updated_at = now()
         where project_id = ${projectId} returning ${G}`,
   );
-  if (!row) throw notFound('project');
+  if (!row) throw notFound('project messenger integration');
   return presentProject(row, await bot.botUsername(ctx.db));
 }
 
 export async function deleteProjectChat(ctx: Ctx, bot: MessengerBot, projectId: number): Promise<void> {
-  bot.requireClient();
   await authorizeProjectChat(ctx.db, ctx.actor, projectId, 'write');
   const [row] = await queryRows<ProjectRow>(ctx.db, sql`delete from project_messenger_integrations where project_id = ${projectId} returning ${G}`);
-  if (!row) throw notFound('project');
+  if (!row) throw notFound('project messenger integration');
   if (row.status === 'active') emit(ctx.db, { type: 'integration.disconnected', projectId, payload: presentProject(row, await bot.botUsername(ctx.db)) });
 }
 

@@ -36,12 +36,14 @@ const storable = (text: string) => text.replace(/\u0000/g, '');
 export async function handleUpdate(app: FastifyInstance, bot: MessengerBot, update: TelegramUpdate, confirm: Confirm): Promise<void> {
   const m = update.message;
   const answer = (text: string) => answerOnly(app, m!, text, confirm);
-  if (!m || typeof m.text !== 'string' || m.from?.is_bot) return withTransaction(app.database.db, ({ tx }) => confirm(tx));
+  // Nothing for the bot to do: the update is only confirmed.
+  const confirmOnly = () => withTransaction(app.database.db, ({ tx }) => confirm(tx));
+  if (!m || typeof m.text !== 'string' || m.from?.is_bot) return confirmOnly();
   const isPrivate = m.chat.type === 'private';
   const [first = '', ...args] = m.text.trim().split(/\s+/);
   const command = /^\/([a-z_]+)(?:@(\w+))?$/i.exec(first);
   // In a group, a command for another bot is not ours.
-  if (command?.[2] && command[2].toLowerCase() !== (await bot.botUsername()).toLowerCase()) return withTransaction(app.database.db, ({ tx }) => confirm(tx));
+  if (command?.[2] && command[2].toLowerCase() !== (await bot.botUsername()).toLowerCase()) return confirmOnly();
   const name = command?.[1]?.toLowerCase();
 
   if (name === 'start') {
@@ -74,7 +76,7 @@ export async function handleUpdate(app: FastifyInstance, bot: MessengerBot, upda
   if (name === 'stop') return isPrivate ? stop(app, bot, m, confirm) : answer('An editor of the project can disconnect this group in the project’s settings.');
   if (name === 'help') return answer(isPrivate ? HELP_PRIVATE : HELP_GROUP);
   // A group's talk is not for the bot.
-  if (!isPrivate) return withTransaction(app.database.db, ({ tx }) => confirm(tx));
+  if (!isPrivate) return confirmOnly();
   if (m.reply_to_message) return reply(app, m, m.reply_to_message.message_id, confirm);
   return answer(HELP_PRIVATE);
 }

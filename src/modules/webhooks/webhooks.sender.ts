@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import { webhookDeliveries, webhooks } from '../../db/schema/webhooks.js';
 import { systemWrite, type SystemCtx } from '../../platform/context.js';
+import { Drain } from '../../platform/jobs.js';
 import { emit } from '../../platform/events.js';
 import { postWebhook, type AttemptResult } from './webhooks.http.js';
 import { presentWebhook, type DeliveryRow } from './webhooks.presenter.js';
@@ -33,9 +34,10 @@ const CLAIMED = sql`d.id, d.organization_id as "organizationId", d.webhook_id as
   d.event_type as "eventType", d.body, d.attempts, w.url, w.secret`;
 
 export class WebhookSender {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly drainer = new Drain(
+    () => this.round(),
+    (err) => this.app.log.error({ err }, 'webhook sender failed'),
+  );
   private readonly abort = new AbortController();
 
   constructor(private readonly app: FastifyInstance) {
@@ -55,36 +57,20 @@ export class WebhookSender {
 
   /** Sends what is due now; concurrent calls share one pass (and ask for another when one runs). */
   drain(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .catch((err: unknown) => this.app.log.error({ err }, 'webhook sender failed'))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    return this.drainer.run();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    const ended = this.drainer.stop();
     // In-flight attempts end now; their deliveries stay claimed and are sent again after the lease.
     this.abort.abort();
-    await this.running;
+    await ended;
   }
 
-  private async pass(): Promise<void> {
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return;
-        const batch = await this.claim(this.config.webhookConcurrency);
-        if (batch.length === 0) break;
-        await Promise.all(batch.map((c) => this.attemptAndRecord(c)));
-      }
-    } while (this.again && !this.stopped);
+  private async round(): Promise<number> {
+    const batch = await this.claim(this.config.webhookConcurrency);
+    await Promise.all(batch.map((c) => this.attemptAndRecord(c)));
+    return batch.length;
   }
 
   private claim(limit: number): Promise<Claimed[]> {
@@ -121,7 +107,7 @@ export class WebhookSender {
       signal: this.abort.signal,
       log: this.app.log.child({ webhookId: c.webhookId, deliveryId: c.id }),
     });
-    if (this.stopped) return null;
+    if (this.drainer.stopping) return null;
     try {
       return await this.record(c, at, result);
     } catch (err) {
