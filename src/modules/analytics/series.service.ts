@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { AppError } from '../../platform/errors.js';
 import type { Range } from './analytics.range.js';
-import { overdueAt, scopedTasks } from './task-report.service.js';
+import { scopedTasks } from './task-report.service.js';
 
 export type Interval = 'day' | 'week' | 'month';
 const MAX_POINTS = 400;
@@ -120,10 +120,9 @@ export async function projectFlow(db: Queryable, projectId: number, r: Range, in
 export async function projectsBreakdown(db: Queryable, organizationId: number, scope: SQL, projects: SQL, at: Date) {
   const rows = await queryRows<{ projectId: number; total: number; done: number; overdue: number }>(
     db,
-    sql`with scope as materialized (${scopedTasks(organizationId, scope, false)}),
-      overdue as (${overdueAt(at)})
+    sql`with scope as materialized (${scopedTasks(organizationId, scope, false, at)})
       select p.id as "projectId", count(s.id)::int as total, (count(*) filter (where s.status = 1))::int as done,
-        (count(*) filter (where s.id in (select id from overdue)))::int as overdue
+        (count(*) filter (where s.od))::int as overdue
       from ${projects} p(id) left join task_stages ts on ts.project_id = p.id left join scope s on s.id = ts.task_id
       group by p.id order by p.id`,
   );
