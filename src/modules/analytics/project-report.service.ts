@@ -39,7 +39,7 @@ export async function projectReport(db: Queryable, organizationId: number, proje
         from task_stage_stays st
         where st.project_id = ${projectId} and st.left_at >= ${iso(r.from)} and st.left_at < ${iso(r.to)}
         group by st.stage_id),
-      report as (select ${taskReportObject} as o from totals t)
+      report as materialized (select ${taskReportObject} as o from totals t)
       select jsonb_build_object(
         'stages', coalesce((select jsonb_agg(jsonb_build_object('stageId', c.id, 'count', coalesce(cc.n, 0), 'avgDaysInStage', cs.days)
             order by c."order", c.id)
