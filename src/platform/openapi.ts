@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
+import swaggerUi from '@fastify/swagger-ui';
+import { NamedSchemas, assertUniqueOperationIds, eventOperationId, operationIdOf } from './openapi-document.js';
 import { ProblemSchema } from './schemas.js';
 
 /** A problem-document response for a status a route adds to the ones every route lists. */
@@ -49,76 +51,118 @@ function addErrorResponses(route: RouteOptions): void {
     add(413, 'the body or a file is too large');
     add(415, 'unsupported content type');
   }
+  if (takesIdempotencyKey(route.method, schema, isPublic)) {
+    add(409, 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation');
+    add(422, 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body');
+  }
   add(429, 'rate limited');
   add(500, 'internal error (only requestId)');
   if (isPublic) schema.security = [];
 }
 
+// What the idempotency hook (platform/idempotency.ts) acts on: POSTs of a known caller, not uploads.
+const takesIdempotencyKey = (method: RouteOptions['method'], schema: RouteSchema, isPublic: boolean) =>
+  (Array.isArray(method) ? method.includes('POST') : method === 'POST') && !isPublic && !schema.consumes?.includes(MULTIPART);
+
+/** The header as the document shows it; the hook reads it, so no route validates it itself. */
+const IDEMPOTENCY_HEADER = {
+  type: 'object',
+  properties: {
+    'Idempotency-Key': {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential.',
+    },
+  },
+};
+
 /** The document's view of an upload route: its multipart form as the request body. */
-function documentUpload({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
-  const route = schema as RouteSchema | undefined;
-  if (!route?.consumes?.includes(MULTIPART) || route.body) return { schema, url };
+function documentUpload(route: RouteSchema): RouteSchema {
+  if (!route.consumes?.includes(MULTIPART) || route.body) return route;
   const { [UPLOAD_KEY]: spec, ...rest } = route as RouteSchema & { [UPLOAD_KEY]?: UploadSpec };
   const { field, multiple } = spec ?? { field: 'file', multiple: false };
   const binary = { type: 'string', format: 'binary' };
   return {
-    url,
-    schema: {
-      ...rest,
-      body: {
-        type: 'object',
-        required: [field],
-        properties: { [field]: multiple ? { type: 'array', items: binary } : binary },
-      },
+    ...rest,
+    body: {
+      type: 'object',
+      required: [field],
+      properties: { [field]: multiple ? { type: 'array', items: binary } : binary },
     },
   };
 }
 
-// Scalar's page loads its script by a relative path and so only works at /docs/; served at /docs
-// too (routes.md: GET /docs → 200 text/html) it needs the script by absolute path.
-const DOCS_SCRIPT = '/docs/js/scalar.js';
-const docsPage = (title: string) => `<!doctype html>
-<html>
-  <head>
-    <title>${title}</title>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-  </head>
-  <body>
-    <script id="api-reference" data-url="/openapi.json"></script>
-    <script src="${DOCS_SCRIPT}"></script>
-  </body>
-</html>
-`;
+/**
+ * The document's copy of a route's schema: its operationId, and its named forms as references.
+ * Path and query parameters stay inline: the document lists them one by one.
+ */
+function documentRoute(named: NamedSchemas, schema: FastifySchema | undefined, url: string, method: RouteOptions['method']): FastifySchema {
+  const route = documentUpload({ ...(schema as RouteSchema | undefined) });
+  const verb = Array.isArray(method) ? method[0]! : method;
+  route.operationId ??= operationIdOf(verb, url);
+  const isPublic = Array.isArray(route.security) && route.security.length === 0;
+  if (!route.headers && takesIdempotencyKey(verb, route, isPublic)) route.headers = IDEMPOTENCY_HEADER;
+  if (route.body) route.body = named.reference(route.body);
+  if (route.response) route.response = named.referenceResponses(route.response);
+  return route;
+}
 
 // OpenAPI 3.1 `webhooks`: what the service sends rather than answers (event envelopes), added by
 // the module that owns them; they show in the document next to the paths.
-const documentedWebhooks = new Map<string, unknown>();
+const documentedWebhooks = new Map<string, { summary: string; schema: unknown }>();
 
 /** Documents one outgoing message (an event type) as an OpenAPI 3.1 webhook. */
 export function documentWebhook(name: string, summary: string, bodySchema: unknown): void {
-  // Plain JSON, without $id: the same module schemas also stand in the components.
-  const schema = JSON.parse(JSON.stringify(bodySchema), (key, value: unknown) => (key === '$id' ? undefined : value)) as unknown;
-  documentedWebhooks.set(name, {
-    post: {
-      operationId: `event:${name}`,
-      summary,
-      tags: ['Events'],
-      requestBody: { required: true, content: { 'application/json': { schema } } },
-      responses: { '200': { description: 'any 2xx acknowledges the delivery; anything else (or no answer within the timeout) is retried' } },
-    },
-  });
+  documentedWebhooks.set(name, { summary, schema: bodySchema });
 }
+
+function webhooks(named: NamedSchemas): Record<string, unknown> {
+  return Object.fromEntries(
+    [...documentedWebhooks].map(([name, { summary, schema }]) => [
+      name,
+      {
+        post: {
+          operationId: eventOperationId(name),
+          summary,
+          tags: ['Events'],
+          requestBody: { required: true, content: { 'application/json': { schema: named.reference(schema) } } },
+          responses: { '200': { description: 'any 2xx acknowledges the delivery; anything else (or no answer within the timeout) is retried' } },
+        },
+      },
+    ]),
+  );
+}
+
+// The page only loads what this service serves: no CDN, fonts or validator service; "Try it out"
+// calls go to the document's server.
+const docsCsp = (publicUrl: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    // Swagger UI sets style attributes from script.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${new URL(publicUrl).origin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+// The document states the project's licence as package.json does, so the two cannot drift apart;
+// npm's `license` is an SPDX expression, as OpenAPI's `identifier` is.
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { license?: string };
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   const title = 'Workboard API';
+  const named = new NamedSchemas();
   app.addSchema(ProblemSchema);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       // The reference page and its assets are public, like the document they render.
       route.config = { ...(route.config as object), public: true };
-      // Scalar answers /docs with a redirect to /docs/; the page itself is what clients ask for.
-      if (route.url === '/docs') route.handler = (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(title));
       return;
     }
     addErrorResponses(route);
@@ -130,7 +174,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         title,
         version,
         description: 'Team work-management backend. Errors are RFC 9457 problem documents with a stable `code`.',
+        ...(pkg.license ? { license: { name: pkg.license, identifier: pkg.license } } : {}),
       },
+      servers: [{ url: app.config.publicUrl, description: 'this service (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'header', name: 'Service-Session', description: 'session value from login/register' },
@@ -139,18 +185,31 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
       security: [{ session: [] }, { bearer: [] }],
     },
-    transform: documentUpload,
+    // Paths are the routes' own: a PUBLIC_URL with a path must not cut matching routes short.
+    stripBasePath: false,
+    // OpenAPI 3.1 schemas are JSON Schema 2020-12, `const` included; the named forms keep it too.
+    convertConstToEnum: false,
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(named, schema, url, route.method), url }),
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const document = documentObject.openapiObject;
+      // Runs after the routes, which are what fills `named`; shared schemas (Problem) keep their own form.
+      const hooks = webhooks(named);
+      const schemas = { ...named.components(), ...document.components?.schemas };
+      const result = { ...document, components: { ...document.components, schemas }, webhooks: hooks };
+      assertUniqueOperationIds(result);
+      return result as typeof document;
+    },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({
-    ...app.swagger(),
-    webhooks: Object.fromEntries(documentedWebhooks),
-  }));
-  await app.register(scalar, {
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title, cdn: DOCS_SCRIPT },
-    hooks: {},
+    // BaseLayout: the reference itself, without Swagger's top bar (logo and a box to load other documents).
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, displayOperationId: true, defaultModelsExpandDepth: 0 },
+    theme: { title },
+    staticCSP: docsCsp(app.config.publicUrl),
   });
 }

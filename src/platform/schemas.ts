@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { ERROR_CODES } from './errors.js';
 
 // Building blocks reused by every module's schemas.
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -25,13 +26,16 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.Optional(Type.String()),
-    code: Type.String({ description: 'stable UPPER_SNAKE_CASE error code' }),
+    // From the catalogue, so a new code is documented the moment it exists.
+    code: Type.String({ enum: Object.keys(ERROR_CODES), description: 'stable UPPER_SNAKE_CASE error code (platform/errors.ts)' }),
     errors: Type.Optional(Type.Array(FieldErrorSchema)),
     requestId: Type.String(),
   },
   { $id: 'Problem', description: 'RFC 9457 problem document' },
 );
 
+// No $id: a response holding two lists of files (project documentation) would name it twice, which
+// the serializer refuses.
 export const FileSchema = Type.Object({
   id: Type.Integer(),
   link: Type.String({ description: 'authenticated download path' }),

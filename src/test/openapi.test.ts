@@ -150,24 +150,32 @@ describe('GET /docs', () => {
       const res = await t.as(null).get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('/openapi.json');
-      expect(res.body).toContain('/docs/js/scalar.js');
+      expect(res.body).toContain('swagger-ui-bundle.js');
     }
   });
 
-  it('serves the reference script it loads', async () => {
-    const res = await t.as(null).get('/docs/js/scalar.js');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/javascript/);
+  it('serves the reference script it loads and the document it renders', async () => {
+    const script = await t.as(null).get('/docs/static/swagger-ui-bundle.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    const json = await t.as(null).get('/docs/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toEqual(doc);
   });
 
   it('documents every event type as an OpenAPI webhook with its envelope and payload schema', () => {
-    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { const?: string }> } }> } } }> }).webhooks;
+    type Narrowed = { $ref?: string; properties?: Record<string, { const?: string }> };
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { allOf: Narrowed[] } }> } } }> }).webhooks;
     expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(Object.keys((doc.components.schemas.EventEnvelope as { properties: object }).properties).sort()).toEqual(
+      ['actorId', 'at', 'id', 'organizationId', 'payload', 'projectId', 'spaceId', 'taskId', 'type'],
+    );
     for (const type of EVENT_TYPES) {
-      const schema = webhooks[type]!.post.requestBody.content['application/json']!.schema;
-      expect(schema.properties.type).toMatchObject({ const: type });
-      expect(Object.keys(schema.properties).sort()).toEqual(['actorId', 'at', 'id', 'organizationId', 'payload', 'projectId', 'spaceId', 'taskId', 'type']);
+      // The shared envelope, narrowed to this event's type and payload.
+      const [envelope, narrowed] = webhooks[type]!.post.requestBody.content['application/json']!.schema.allOf;
+      expect(envelope).toEqual({ $ref: '#/components/schemas/EventEnvelope' });
+      expect(narrowed!.properties!.type).toMatchObject({ const: type });
+      expect(Object.keys(narrowed!.properties!).sort()).toEqual(['payload', 'type']);
     }
   });
 });

@@ -17,27 +17,36 @@ export const LoginBody = Type.Object({ email: Email, password: Type.String({ min
 export const RegisterResult = Type.Object({ session: Type.String(), user: UserSchema, organization: OrganizationSchema });
 export const LoginResult = Type.Object({ session: Type.String(), user: UserSchema });
 
-export const SessionSchema = Type.Object({
-  id: Type.Integer(),
-  createdAt: DateTime(),
-  lastUsedAt: DateTime(),
-  expiresAt: DateTime(),
-  ip: Nullable(Type.String()),
-  userAgent: Nullable(Type.String()),
-  current: Type.Boolean({ description: 'the session this request was made with' }),
-});
+export const SessionSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    createdAt: DateTime(),
+    lastUsedAt: DateTime(),
+    expiresAt: DateTime(),
+    ip: Nullable(Type.String()),
+    userAgent: Nullable(Type.String()),
+    current: Type.Boolean({ description: 'the session this request was made with' }),
+  },
+  { $id: 'Session' },
+);
 
-export const ApiTokenSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'first characters of the token, to recognise it' }),
-  organizationId: Type.Integer(),
-  lastUsedAt: Nullable(DateTime()),
-  expiresAt: Nullable(DateTime()),
-  createdAt: DateTime(),
-});
-export const CreatedApiTokenSchema = Type.Object({
-  ...ApiTokenSchema.properties,
-  token: Type.String({ description: 'the secret, shown only in this response' }),
-});
+export const ApiTokenSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    prefix: Type.String({ description: 'first characters of the token, to recognise it' }),
+    organizationId: Type.Integer(),
+    lastUsedAt: Nullable(DateTime()),
+    expiresAt: Nullable(DateTime()),
+    createdAt: DateTime(),
+  },
+  { $id: 'ApiToken' },
+);
+export const CreatedApiTokenSchema = Type.Object(
+  {
+    ...ApiTokenSchema.properties,
+    token: Type.String({ description: 'the secret, shown only in this response' }),
+  },
+  { $id: 'CreatedApiToken' },
+);
 export const CreateApiTokenBody = Type.Object({ name: Name(), expiresAt: Type.Optional(Nullable(DateTime())) });

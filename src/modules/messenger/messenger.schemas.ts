@@ -14,16 +14,19 @@ const Status = Type.Unsafe<'pending' | 'active' | 'inactive'>({
 // Telegram ids go beyond 32 bits and are negative for groups.
 const ChatId = Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991 });
 
-export const MessengerIntegrationSchema = Type.Object({
-  status: Status,
-  messengerUserId: Nullable(ChatId),
-  username: Nullable(Type.String()),
-  chatId: Nullable(ChatId),
-  notify: Type.Boolean({ description: 'notifications are also sent to the chat' }),
-  code: Nullable(Type.String({ description: 'single-use code, while pending' })),
-  deepLink: Nullable(Type.String({ description: 'https://t.me/<bot>?start=<code>, while pending' })),
-  codeExpiresAt: Nullable(DateTime()),
-});
+export const MessengerIntegrationSchema = Type.Object(
+  {
+    status: Status,
+    messengerUserId: Nullable(ChatId),
+    username: Nullable(Type.String()),
+    chatId: Nullable(ChatId),
+    notify: Type.Boolean({ description: 'notifications are also sent to the chat' }),
+    code: Nullable(Type.String({ description: 'single-use code, while pending' })),
+    deepLink: Nullable(Type.String({ description: 'https://t.me/<bot>?start=<code>, while pending' })),
+    codeExpiresAt: Nullable(DateTime()),
+  },
+  { $id: 'MessengerIntegration' },
+);
 export type MessengerIntegrationDto = Static<typeof MessengerIntegrationSchema>;
 
 /** The project event types the bot can tell a group about. */
@@ -35,18 +38,21 @@ const Events = Type.Array(
   { minItems: 1, maxItems: PROJECT_EVENT_TYPES.length, uniqueItems: true, description: 'the project events posted to the group' },
 );
 
-export const ProjectMessengerIntegrationSchema = Type.Object({
-  projectId: Type.Integer(),
-  status: Status,
-  chatId: Nullable(ChatId),
-  chatTitle: Nullable(Type.String()),
-  events: Type.Array(Type.String()),
-  enabled: Type.Boolean(),
-  code: Nullable(Type.String({ description: 'single-use code, while pending' })),
-  deepLink: Nullable(Type.String({ description: 'https://t.me/<bot>?startgroup=<code>, while pending' })),
-  codeExpiresAt: Nullable(DateTime('when the code stops working (added)')),
-  creatorId: Nullable(Type.Integer()),
-});
+export const ProjectMessengerIntegrationSchema = Type.Object(
+  {
+    projectId: Type.Integer(),
+    status: Status,
+    chatId: Nullable(ChatId),
+    chatTitle: Nullable(Type.String()),
+    events: Type.Array(Type.String()),
+    enabled: Type.Boolean(),
+    code: Nullable(Type.String({ description: 'single-use code, while pending' })),
+    deepLink: Nullable(Type.String({ description: 'https://t.me/<bot>?startgroup=<code>, while pending' })),
+    codeExpiresAt: Nullable(DateTime('when the code stops working (added)')),
+    creatorId: Nullable(Type.Integer()),
+  },
+  { $id: 'ProjectMessengerIntegration' },
+);
 export type ProjectMessengerIntegrationDto = Static<typeof ProjectMessengerIntegrationSchema>;
 
 export const CreateBody = Type.Object({ notify: Type.Optional(Type.Boolean({ default: true })) });

@@ -59,39 +59,48 @@ export const OrganizationSchema = Type.Object(
 );
 export type OrganizationDto = Static<typeof OrganizationSchema>;
 
-export const OrganizationListItem = Type.Object({
-  id: Type.Integer(),
-  name: Nullable(Type.String()),
-  avatar: Nullable(Type.String()),
-  role: OrgRoleSchema,
-  active: Type.Boolean({ description: "true for the caller's active organization" }),
-});
+export const OrganizationListItem = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Nullable(Type.String()),
+    avatar: Nullable(Type.String()),
+    role: OrgRoleSchema,
+    active: Type.Boolean({ description: "true for the caller's active organization" }),
+  },
+  { $id: 'OrganizationListItem' },
+);
 
-export const CountsSchema = Type.Object({
-  spaces: Type.Integer(),
-  projects: Type.Integer(),
-  tasks: Type.Integer(),
-  archivedTasks: Type.Integer(),
-  reglaments: Type.Integer(),
-  pages: Type.Integer(),
-  members: Type.Integer(),
-  activeMembers: Type.Integer(),
-});
+export const CountsSchema = Type.Object(
+  {
+    spaces: Type.Integer(),
+    projects: Type.Integer(),
+    tasks: Type.Integer(),
+    archivedTasks: Type.Integer(),
+    reglaments: Type.Integer(),
+    pages: Type.Integer(),
+    members: Type.Integer(),
+    activeMembers: Type.Integer(),
+  },
+  { $id: 'OrganizationCounts' },
+);
 
 export const ActivityQuery = Type.Object({
   dateFrom: DateOnly('first day, inclusive'),
   dateTo: DateOnly('last day, inclusive'),
   userId: Type.Optional(Id('only this member')),
 });
-export const ActivityRow = Type.Object({
-  userId: Type.Integer(),
-  lastActivityDate: Nullable(DateTime()),
-  activeDays: Type.Integer(),
-  tasksCreated: Type.Integer(),
-  tasksFinished: Type.Integer(),
-  messages: Type.Integer(),
-  factTime: Type.Number({ description: 'hours recorded' }),
-});
+export const ActivityRow = Type.Object(
+  {
+    userId: Type.Integer(),
+    lastActivityDate: Nullable(DateTime()),
+    activeDays: Type.Integer(),
+    tasksCreated: Type.Integer(),
+    tasksFinished: Type.Integer(),
+    messages: Type.Integer(),
+    factTime: Type.Number({ description: 'hours recorded' }),
+  },
+  { $id: 'MemberActivity' },
+);
 
 export const CreateBody = Type.Object({ name: Name() });
 export const RenameBody = Type.Object({ name: Name() });

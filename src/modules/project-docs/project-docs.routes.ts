@@ -56,7 +56,7 @@ export default async function projectDocsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Upload an image for the documentation (multipart field `file`: PNG, JPEG, GIF or WebP, checked by content)',
+        summary: 'Upload an image for the documentation (multipart field `file`: PNG, JPEG, GIF, WebP or AVIF, checked by content)',
         params,
         ...upload('file'),
         response: { 201: FileSchema },

@@ -10,13 +10,16 @@ export const CreateReviewBody = Type.Object({
   page: Type.Optional(Type.String({ maxLength: 2000, description: 'where in the client the review was written' })),
 });
 
-export const ReviewSchema = Type.Object({
-  id: Type.Integer(),
-  userId: Nullable(Type.Integer()),
-  organizationId: Type.Integer(),
-  rating: Type.Integer(),
-  text: Type.String(),
-  category: Category,
-  page: Nullable(Type.String()),
-  createdAt: DateTime(),
-});
+export const ReviewSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    userId: Nullable(Type.Integer()),
+    organizationId: Type.Integer(),
+    rating: Type.Integer(),
+    text: Type.String(),
+    category: Category,
+    page: Nullable(Type.String()),
+    createdAt: DateTime(),
+  },
+  { $id: 'Review' },
+);

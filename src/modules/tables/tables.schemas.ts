@@ -30,34 +30,40 @@ export const CellValue = Type.Union([Type.String({ maxLength: 10_000 }), Type.Nu
 });
 const CellKey = '^[1-9][0-9]{0,15}$';
 
-export const TableColumnSchema = Type.Object({
-  id: Type.Integer(),
-  projectId: Type.Integer(),
-  name: Type.String(),
-  type: ColumnType,
-  options: Type.Array(Type.String()),
-  width: Type.Integer(),
-  order: OrderOut,
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-});
+export const TableColumnSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    projectId: Type.Integer(),
+    name: Type.String(),
+    type: ColumnType,
+    options: Type.Array(Type.String()),
+    width: Type.Integer(),
+    order: OrderOut,
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'TableColumn' },
+);
 export type TableColumnDto = Static<typeof TableColumnSchema>;
 
 // The schema spells the stored types out; this fails to compile if the two lists part.
 const sameTypes: [TableColumnType, Static<typeof ColumnType>] extends [Static<typeof ColumnType>, TableColumnType] ? true : never = true;
 void sameTypes;
 
-export const TableRowSchema = Type.Object({
-  id: Type.Integer(),
-  projectId: Type.Integer(),
-  order: OrderOut,
-  cells: Type.Record(Type.String({ pattern: CellKey }), CellValue, { description: 'values by column id; empty cells are absent' }),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-});
+export const TableRowSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    projectId: Type.Integer(),
+    order: OrderOut,
+    cells: Type.Record(Type.String({ pattern: CellKey }), CellValue, { description: 'values by column id; empty cells are absent' }),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'TableRow' },
+);
 export type TableRowDto = Static<typeof TableRowSchema>;
 
-export const TableSchema = Type.Object({ columns: Type.Array(TableColumnSchema), rows: Type.Array(TableRowSchema) });
+export const TableSchema = Type.Object({ columns: Type.Array(TableColumnSchema), rows: Type.Array(TableRowSchema) }, { $id: 'Table' });
 
 export const ProjectParams = Type.Object({ projectId: Id('project id') });
 export const ColumnParams = Type.Object({ projectId: Id('project id'), columnId: Id('table column id') });

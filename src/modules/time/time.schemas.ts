@@ -2,32 +2,38 @@ import { Type, type Static } from 'typebox';
 import { Paging } from '../../platform/http.js';
 import { DateOnly, DateTime, Id, Nullable } from '../../platform/schemas.js';
 import { HistorySchema } from '../tasks/history/history.schemas.js';
-import { TaskSchema } from '../tasks/tasks.schemas.js';
+import { TaskSchema, TaskWithHistorySchema } from '../tasks/tasks.schemas.js';
 
 // routes.md "Time tracking" and "Timers". Time amounts are decimal hours.
 
-export const TimeRecordSchema = Type.Object({
-  id: Type.Integer(),
-  taskId: Type.Integer(),
-  userId: Nullable(Type.Integer({ description: 'who spent the time; null once that user is deleted' })),
-  date: DateOnly('the day the time was spent'),
-  hours: Type.Number({ description: 'hours spent, > 0 and ≤ 24' }),
-  comment: Nullable(Type.String()),
-  source: Type.Union([Type.Literal('manual'), Type.Literal('timer')]),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-});
+export const TimeRecordSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    taskId: Type.Integer(),
+    userId: Nullable(Type.Integer({ description: 'who spent the time; null once that user is deleted' })),
+    date: DateOnly('the day the time was spent'),
+    hours: Type.Number({ description: 'hours spent, > 0 and ≤ 24' }),
+    comment: Nullable(Type.String()),
+    source: Type.Union([Type.Literal('manual'), Type.Literal('timer')]),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'TimeRecord' },
+);
 export type TimeRecordDto = Static<typeof TimeRecordSchema>;
 
-export const TimerSchema = Type.Object({
-  id: Type.Integer(),
-  userId: Type.Integer(),
-  taskId: Type.Integer(),
-  projectId: Type.Integer({ description: "the task's home project when the timer started" }),
-  startedAt: DateTime(),
-  stoppedAt: Nullable(DateTime()),
-  seconds: Type.Integer({ description: 'elapsed seconds: up to now while running, the final count once stopped' }),
-});
+export const TimerSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    userId: Type.Integer(),
+    taskId: Type.Integer(),
+    projectId: Type.Integer({ description: "the task's home project when the timer started" }),
+    startedAt: DateTime(),
+    stoppedAt: Nullable(DateTime()),
+    seconds: Type.Integer({ description: 'elapsed seconds: up to now while running, the final count once stopped' }),
+  },
+  { $id: 'Timer' },
+);
 export type TimerDto = Static<typeof TimerSchema>;
 
 const Hours = Type.Number({ exclusiveMinimum: 0, maximum: 24, description: 'hours, > 0 and ≤ 24' });
@@ -64,7 +70,7 @@ export const UpdateRecordBody = Type.Object(
 export type UpdateRecordInput = Static<typeof UpdateRecordBody>;
 
 export const RecordResult = Type.Object({ record: TimeRecordSchema, task: TaskSchema, history: HistorySchema });
-export const TaskWithHistoryResult = Type.Object({ task: TaskSchema, history: HistorySchema });
+export const TaskWithHistoryResult = TaskWithHistorySchema;
 
 const Running = Type.Boolean({ description: 'true: running timers only; false: stopped ones only; absent: both' });
 

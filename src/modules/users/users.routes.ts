@@ -46,7 +46,7 @@ export default async function userRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Change avatar (multipart field `file`: PNG, JPEG, GIF or WebP, checked by content)',
+        summary: 'Change avatar (multipart field `file`: PNG, JPEG, GIF, WebP or AVIF, checked by content)',
         ...upload('file'),
         response: ok,
       },

@@ -12,7 +12,7 @@ const tags = ['Reglaments'];
 export default async function uploadRoutes(app: App): Promise<void> {
   app.post(
     '/reglaments/:reglamentId/images',
-    { schema: { tags, summary: 'Upload an image for the content (multipart field `file`: PNG, JPEG, GIF or WebP)', params: ReglamentParams, ...upload('file'), response: { 201: FileSchema } } },
+    { schema: { tags, summary: 'Upload an image for the content (multipart field `file`: PNG, JPEG, GIF, WebP or AVIF)', params: ReglamentParams, ...upload('file'), response: { 201: FileSchema } } },
     async (request, reply) => {
       const received = await receiveFile(request, app.files, { maxBytes: app.config.imageLimitBytes, imageOnly: true });
       const [file] = await withUploads(app.files, [received], () =>

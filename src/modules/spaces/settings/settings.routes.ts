@@ -35,7 +35,7 @@ export default async function settingsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Upload a custom background (multipart field `file`: PNG, JPEG, GIF or WebP, checked by content); replaces a preset',
+        summary: 'Upload a custom background (multipart field `file`: PNG, JPEG, GIF, WebP or AVIF, checked by content); replaces a preset',
         params: SpaceParams,
         ...upload('file'),
         response: ok,

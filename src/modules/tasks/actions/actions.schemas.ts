@@ -55,16 +55,19 @@ export const UserParams = Type.Object({ userId: Id('user id') });
 export const ProjectParams = Type.Object({ projectId: Id('project id') });
 export const ColumnParams = Type.Object({ projectId: Id('project id'), stageId: Id('column id') });
 
-export const CountsSchema = Type.Object({
-  assigned: Type.Integer({ description: 'open tasks (status 0 or 3) assigned to the caller' }),
-  overdue: Type.Integer({ description: 'of those, due before now (dateEnd, or dateEndWithoutTime before today)' }),
-  dueToday: Type.Integer({ description: 'of those, due today in tz' }),
-  needsAttention: Type.Integer({ description: 'tasks the caller takes part in (assignee, member, inspector) in status 3' }),
-  inspecting: Type.Integer({ description: 'open tasks waiting for the caller as inspector (inspector status 0)' }),
-  created: Type.Integer({ description: 'open tasks the caller created' }),
-  participating: Type.Integer({ description: 'open tasks the caller takes part in (assignee, member or inspector)' }),
-  finishedToday: Type.Integer({ description: 'tasks assigned to the caller done (status 1) today in tz' }),
-});
+export const CountsSchema = Type.Object(
+  {
+    assigned: Type.Integer({ description: 'open tasks (status 0 or 3) assigned to the caller' }),
+    overdue: Type.Integer({ description: 'of those, due before now (dateEnd, or dateEndWithoutTime before today)' }),
+    dueToday: Type.Integer({ description: 'of those, due today in tz' }),
+    needsAttention: Type.Integer({ description: 'tasks the caller takes part in (assignee, member, inspector) in status 3' }),
+    inspecting: Type.Integer({ description: 'open tasks waiting for the caller as inspector (inspector status 0)' }),
+    created: Type.Integer({ description: 'open tasks the caller created' }),
+    participating: Type.Integer({ description: 'open tasks the caller takes part in (assignee, member or inspector)' }),
+    finishedToday: Type.Integer({ description: 'tasks assigned to the caller done (status 1) today in tz' }),
+  },
+  { $id: 'TaskCounts' },
+);
 export type CountsDto = Static<typeof CountsSchema>;
 
 export const DuplicateTaskBody = Type.Object({

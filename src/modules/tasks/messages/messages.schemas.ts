@@ -6,36 +6,45 @@ import { DateTime, Id, Nullable } from '../../../platform/schemas.js';
 export const TEXT_MAX = 65_536;
 export const FILES_MAX = 20;
 
-export const AttachmentSchema = Type.Object({
-  id: Type.Integer({ description: 'file id' }),
-  name: Type.String(),
-  size: Type.Integer(),
-  mimeType: Type.String(),
-  link: Type.String({ description: 'authenticated download path' }),
-  source: Type.Union([Type.Literal('upload'), Type.Literal('cloud-drive')]),
-  driveFileId: Nullable(Type.String({ description: 'the cloud-drive file id, for cloud-drive attachments' })),
-});
+export const AttachmentSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'file id' }),
+    name: Type.String(),
+    size: Type.Integer(),
+    mimeType: Type.String(),
+    link: Type.String({ description: 'authenticated download path' }),
+    source: Type.Union([Type.Literal('upload'), Type.Literal('cloud-drive')]),
+    driveFileId: Nullable(Type.String({ description: 'the cloud-drive file id, for cloud-drive attachments' })),
+  },
+  { $id: 'MessageAttachment' },
+);
 
-export const ReactionSchema = Type.Object({
-  emoji: Type.String(),
-  count: Type.Integer({ minimum: 1 }),
-  userIds: Type.Array(Type.Integer(), { description: 'who reacted, first first' }),
-});
+export const ReactionSchema = Type.Object(
+  {
+    emoji: Type.String(),
+    count: Type.Integer({ minimum: 1 }),
+    userIds: Type.Array(Type.Integer(), { description: 'who reacted, first first' }),
+  },
+  { $id: 'MessageReaction' },
+);
 
-export const MessageSchema = Type.Object({
-  id: Type.Integer(),
-  taskId: Type.Integer(),
-  authorId: Nullable(Type.Integer({ description: 'null once the author’s account is gone' })),
-  text: Type.String(),
-  replyToId: Nullable(Type.Integer({ description: 'the message answered; null when it was deleted' })),
-  attachments: Type.Array(AttachmentSchema),
-  reactions: Type.Array(ReactionSchema, { description: 'one entry per emoji, in the order first used' }),
-  mentions: Type.Array(Type.Integer(), { description: 'users mentioned with @[userId] who are members of a space holding the task' }),
-  pinned: Type.Boolean(),
-  editedAt: Nullable(DateTime()),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-});
+export const MessageSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    taskId: Type.Integer(),
+    authorId: Nullable(Type.Integer({ description: 'null once the author’s account is gone' })),
+    text: Type.String(),
+    replyToId: Nullable(Type.Integer({ description: 'the message answered; null when it was deleted' })),
+    attachments: Type.Array(AttachmentSchema),
+    reactions: Type.Array(ReactionSchema, { description: 'one entry per emoji, in the order first used' }),
+    mentions: Type.Array(Type.Integer(), { description: 'users mentioned with @[userId] who are members of a space holding the task' }),
+    pinned: Type.Boolean(),
+    editedAt: Nullable(DateTime()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'Message' },
+);
 export type MessageDto = Static<typeof MessageSchema>;
 
 export const MessageParams = Type.Object({ taskId: Id('task id'), messageId: Id('message id') });

@@ -23,11 +23,14 @@ export const AssigneesBody = Type.Object({
 export const DescriptionBody = Type.Object({
   description: Nullable(Type.String({ maxLength: DESCRIPTION_MAX_BYTES, description: 'stored as given; null or "" clears it (≤ 1 MiB UTF-8)' })),
 });
-export const DescriptionSchema = Type.Object({
-  taskId: Type.Integer(),
-  description: Nullable(Type.String({ description: 'null when the task has none' })),
-  updatedAt: DateTime('when the description last changed (the task creation when never)'),
-});
+export const DescriptionSchema = Type.Object(
+  {
+    taskId: Type.Integer(),
+    description: Nullable(Type.String({ description: 'null when the task has none' })),
+    updatedAt: DateTime('when the description last changed (the task creation when never)'),
+  },
+  { $id: 'TaskDescription' },
+);
 export type DescriptionDto = Static<typeof DescriptionSchema>;
 
 export const NameBody = Type.Object({ name: Name('new task name, 1-500 characters (trimmed)') });
@@ -53,5 +56,5 @@ export const DatesBody = Type.Object(
 );
 export type DatesInput = Static<typeof DatesBody>;
 
-export const CoverFileBody = Type.Object({ fileId: Id('an image file of the organization (PNG or JPEG)') });
+export const CoverFileBody = Type.Object({ fileId: Id('an image file of the organization (PNG, JPEG, WebP, GIF or AVIF)') });
 export type CoverFileInput = Static<typeof CoverFileBody>;
