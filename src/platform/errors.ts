@@ -42,8 +42,10 @@ export const ERROR_CODES = {
   STALE_VERSION: 409,
   INDEXING_RUNNING: 409,
   MESSENGER_NOT_CONFIGURED: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   AI_PROVIDER_FAILED: 502,
@@ -79,12 +81,13 @@ export interface Problem {
   title: string;
   status: number;
   detail?: string;
-  code: string;
+  /** Only catalogue codes: the document lists them as the enum of Problem.code. */
+  code: ErrorCode;
   errors?: FieldError[];
   requestId: string;
 }
 
-function problem(request: FastifyRequest, status: number, code: string, detail?: string, errors?: FieldError[]): Problem {
+function problem(request: FastifyRequest, status: number, code: ErrorCode, detail?: string, errors?: FieldError[]): Problem {
   const body: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, code, requestId: String(request.id) };
   if (detail !== undefined) body.detail = detail;
   if (errors?.length) body.errors = errors;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
-import { imageSizeFromFile } from 'image-size/fromFile';
+import sharp from 'sharp';
 import { AppError } from './errors.js';
 
 export interface StoredBlob {
@@ -23,8 +23,19 @@ export interface BlobLimits {
   imageOnly?: boolean;
 }
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+// libvips would keep decoded images of past requests in memory for reuse; uploads are read once.
+sharp.cache(false);
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Width and height of an image as it is shown (EXIF orientation applied), from its header. */
+export async function imageSize(file: string): Promise<{ width: number; height: number }> {
+  const meta = await sharp(file).metadata().catch(() => null);
+  const size = meta?.autoOrient;
+  if (!size?.width || !size.height) throw new AppError('INVALID_FILE', 'the image cannot be read');
+  return { width: size.width, height: size.height };
+}
 
 /**
  * Local-directory blob storage. Blobs are named by a random UUID only: nothing a client sends ever
@@ -65,9 +76,9 @@ export class FileStore {
       let width: number | null = null;
       let height: number | null = null;
       if (limits.imageOnly) {
-        if (!IMAGE_TYPES.has(mimeType)) throw new AppError('INVALID_FILE', 'the file is not a PNG, JPEG, GIF or WebP image');
-        const size = await imageSizeFromFile(temp).catch(() => null);
-        if (!size?.width || !size.height) throw new AppError('INVALID_FILE', 'the image cannot be read');
+        if (!IMAGE_TYPES.has(mimeType)) throw new AppError('INVALID_FILE', 'the file is not a PNG, JPEG, GIF, WebP or AVIF image');
+        // Reads the header only (off the main thread); the size as shown, after EXIF orientation.
+        const size = await imageSize(temp);
         width = size.width;
         height = size.height;
       }

@@ -28,7 +28,7 @@ export async function registerHygiene(app: FastifyInstance, config: Config): Pro
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['authorization', 'service-session', 'content-type', 'if-none-match', 'idempotency-key', 'last-event-id', 'cache-control', 'x-request-id'],
-    exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag'],
+    exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag', 'idempotent-replayed'],
     maxAge: 600,
   });
   // Before compression, so the tag names the answer itself whatever the encoding; a GET whose

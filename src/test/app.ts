@@ -87,6 +87,7 @@ export function useTestApp(overrides: Partial<Config> = {}): TestKit {
         passwordHashCost: 10,
         authRateLimitPerMinute: 10_000,
         apiRateLimitPerMinute: 1_000_000,
+        rateLimitNamespace: `test-${randomUUID()}:`,
         logLevel: 'info',
         skipMigrations: true,
         jobsEnabled: false,

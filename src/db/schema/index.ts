@@ -21,3 +21,5 @@ export * from './analytics.js';
 export * from './ai.js';
 export * from './automation.js';
 export * from './messenger.js';
+export * from './idempotency.js';
+export * from './rate-limits.js';

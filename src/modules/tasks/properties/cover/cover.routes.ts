@@ -14,7 +14,7 @@ const tags = ['Task properties'];
  * handler streams the part), so this schema has no `type` and validates that empty body as well.
  */
 const CoverUploadForm = Type.Unsafe<undefined>({
-  description: 'multipart/form-data with one PNG or JPEG image (≤ 10 MiB, type checked by content) in the field `file`',
+  description: 'multipart/form-data with one PNG, JPEG, WebP, GIF or AVIF image (≤ 10 MiB and 40 MP, type checked by content) in the field `file`',
   properties: { file: { type: 'string', format: 'binary' } },
   required: ['file'],
 });

@@ -37,13 +37,13 @@ async function readableFile(ctx: Ctx, fileId: number, lock: boolean): Promise<Fi
 export async function inspectCoverFile(ctx: Ctx, store: FileStore, taskId: number, fileId: number): Promise<CoverSource> {
   await authorizeCoverChange(ctx, taskId);
   const file = await readableFile(ctx, fileId, false);
-  const facts = await analyzeImage(store.locate(file.key), file.mimeType, { width: file.width, height: file.height });
+  const facts = await analyzeImage(store.locate(file.key), file.mimeType);
   return { fileId, facts };
 }
 
 /** Measures an upload received for a cover (its bytes are already on disk, its type checked). */
 export async function inspectCoverUpload(store: FileStore, upload: ReceivedFile): Promise<CoverSource> {
-  return { upload, facts: await analyzeImage(store.locate(upload.key), upload.mimeType, upload) };
+  return { upload, facts: await analyzeImage(store.locate(upload.key), upload.mimeType) };
 }
 
 /**
