@@ -12,7 +12,8 @@
  *   1000 pages of 10 sections) · W7 the same with an embedding and a chat model on a local fake
  *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path) ·
  *   WA1–WA10 each analytics report on an organization of --analytics-tasks (100,000) tasks
- *   (bench/analytics.ts: bulk-seeded in SQL with the server stopped, then ANALYZE; one connection).
+ *   (bench/analytics.ts: bulk-seeded in SQL with the server stopped, then ANALYZE; one connection) ·
+ *   S start-up time and warmed-up RSS of the server through tsx and compiled (bench/startup.ts).
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { runWorkload, type WorkloadResult } from './workloads.js';
 import { benchAnalytics } from './analytics.js';
 import { fakeModelServer, indexSpace, seedKnowledge } from './seed-ai.js';
 import { call } from './seed.js';
+import { measureStartup, type StartupResult } from './startup.js';
 import { randomBytes } from 'node:crypto';
 
 const { values } = parseArgs({
@@ -35,7 +37,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W4r,W6,W7,WA' },
+    only: { type: 'string', default: 'S,W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W4r,W6,W7,WA' },
     'analytics-tasks': { type: 'string', default: '100000' },
     'ai-pages': { type: 'string', default: '1000' },
   },
@@ -52,6 +54,7 @@ interface ModeResult {
   seedSeconds: number;
   seedNotes: string[];
   results: WorkloadResult[];
+  startup?: StartupResult[];
 }
 
 async function benchMode(mode: string): Promise<ModeResult> {
@@ -70,6 +73,8 @@ async function benchMode(mode: string): Promise<ModeResult> {
   }
   let server: RunningServer | null = null;
   try {
+    const startup = values.only!.split(',').includes('S') ? await measureStartup(env) : undefined;
+    for (const s of startup ?? []) console.error(`[${mode}] start-up ${s.entry}: ${s.startupMs} ms, RSS ${s.rssMiB} MiB`);
     server = await startServer(env, { cpuProf: values['cpu-prof'] ? path.join('bench', 'results', `${mode}-${Date.now()}`) : null });
     const started = performance.now();
     const board: Board = await seedBoard(server.url, taskCount);
@@ -103,7 +108,7 @@ async function benchMode(mode: string): Promise<ModeResult> {
         results.push(r);
       }
     }
-    return { db: mode, seedSeconds, seedNotes: board.notes, results };
+    return { db: mode, seedSeconds, seedNotes: board.notes, results, startup };
   } finally {
     fake.close();
     await server?.stop();
@@ -146,6 +151,8 @@ function table(all: ModeResult[]): string {
       );
     }
   }
+  const startups = all.flatMap((m) => (m.startup ?? []).map((s) => `| ${m.db} | ${s.entry === 'tsx' ? 'tsx src/server.ts' : 'node dist/server.js'} | ${s.startupMs} | ${s.rssMiB} |`));
+  if (startups.length > 0) lines.push('', '| db | server | start-up ms (to /ready) | RSS MiB (warmed up) |', '|---|---|---|---|', ...startups);
   return lines.join('\n');
 }
 

@@ -1,17 +1,17 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type OpenOptions } from './db/client.js';
 import { registerErrorHandling } from './platform/errors.js';
-import { registerAuthentication, credentialOf } from './platform/auth.js';
+import { registerAuthentication } from './platform/auth.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerValidation } from './platform/validation.js';
-import { sha256 } from './platform/crypto.js';
+import { registerRateLimit } from './platform/rate-limit.js';
+import { registerIdempotency } from './platform/idempotency.js';
 import { FileStore } from './platform/files.js';
 import { SecretBox } from './platform/secrets.js';
 import { registerHygiene } from './platform/hygiene.js';
@@ -19,6 +19,7 @@ import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
 import { ReadCache, registerReadCache } from './platform/read-cache.js';
 import { registerJob, startJobs, stopJobs } from './platform/jobs.js';
+import { registerMetrics } from './platform/metrics.js';
 import { sql } from 'drizzle-orm';
 import { modules } from './modules/index.js';
 
@@ -105,6 +106,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('x-request-id', request.id);
   });
 
+  // Before hygiene: its onSend compresses answers, and replays are kept as the handler answered.
+  registerIdempotency(app, config);
   await registerHygiene(app, config);
   registerValidation(app);
   registerErrorHandling(app);
@@ -112,20 +115,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, {
     limits: { fileSize: config.fileLimitBytes, files: 20, fields: 20, fieldSize: 64 * 1024, parts: 40 },
   });
-  await app.register(rateLimit, {
-    global: true,
-    max: config.apiRateLimitPerMinute,
-    timeWindow: 60_000,
-    // Per credential (hashed, never the raw value), per IP for anonymous callers.
-    keyGenerator: (request) => {
-      const credential = credentialOf(request);
-      return credential ? `c:${sha256(credential).slice(0, 32)}` : `ip:${request.ip}`;
-    },
-    allowList: (request) => request.url === '/health' || request.url === '/ready',
-  });
+  await registerRateLimit(app, config, database);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerAuthentication(app, database.db, config.sessionTtlDays, readCache);
   registerReadCache(app, readCache);
+  registerMetrics(app, config);
 
   if (database.kind === 'pglite') {
     // The embedded engine runs without autovacuum: without fresh statistics the planner picks

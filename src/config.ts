@@ -23,6 +23,14 @@ export interface Config {
   imageLimitBytes: number;
   authRateLimitPerMinute: number;
   apiRateLimitPerMinute: number;
+  /** Redis for rate-limit counters shared by every instance (REDIS_URL); unset, PostgreSQL holds them (or memory on PGlite). */
+  redisUrl: string | null;
+  /** Prefix of every Redis key the service writes (several deployments may share one Redis). */
+  redisKeyPrefix: string;
+  /** How long an `Idempotency-Key`'s answer is kept for replay. */
+  idempotencyTtlHours: number;
+  /** Prefix of the shared rate-limit keys; tests give each app its own, so parallel files on one database do not share limits. */
+  rateLimitNamespace: string;
   /** Emails of service operators (may read reviews). */
   operatorEmails: string[];
   /** Run periodic jobs (due dates, webhook deliveries, event pruning) in this process. */
@@ -83,6 +91,8 @@ export interface Config {
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
   readCacheMaxBytes: number;
+  /** Bearer token GET /metrics asks for (METRICS_TOKEN); unset, the metrics are open to anyone who reaches the port. */
+  metricsToken: string | null;
   /** Applied by tests: skip migrations because the database image is already migrated. */
   skipMigrations: boolean;
 }
@@ -161,6 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     imageLimitBytes: int(env, 'IMAGE_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, 1),
     apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
+    redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'workboard:',
+    idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
+    rateLimitNamespace: '',
     operatorEmails: (env.OPERATOR_EMAILS || '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
     jobsEnabled: (env.JOBS_ENABLED ?? 'true') !== 'false',
     eventsReplayMinutes: int(env, 'EVENTS_REPLAY_MINUTES', 10, 1),
@@ -190,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     messengerPollMs: int(env, 'MESSENGER_POLL_MS', 1000, 10),
     readCache: (env.READ_CACHE ?? 'true') !== 'false',
     readCacheMaxBytes: int(env, 'READ_CACHE_MAX_MB', 64, 1) * 1024 * 1024,
+    metricsToken: env.METRICS_TOKEN || null,
     skipMigrations: false,
     ...overrides,
   };

@@ -67,6 +67,14 @@ export function systemWrite<T>(app: FastifyInstance, organizationId: number, fn:
 }
 
 /**
+ * A write about one user by the service itself (an operator's command-line change to an account):
+ * every instance forgets what it cached of that user, as after the user's own write.
+ */
+export function writeForUser<T>(app: FastifyInstance, userId: number, fn: (db: Queryable) => Promise<T>): Promise<T> {
+  return transact(app, 0, userId, app.log, (hooks) => fn(hooks.db));
+}
+
+/**
  * A write before anyone is signed in (registration): its events are scoped with `scopeEvents` once
  * the transaction knows the user and the organization.
  */

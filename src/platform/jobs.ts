@@ -56,12 +56,17 @@ export async function runJob(app: FastifyInstance, name: string, options: { forc
   const job = state.jobs.get(name);
   if (!job) throw new Error(`no job named ${name}`);
   if (job.exclusive && !options.force && !(await claim(app, job))) return false;
+  const started = performance.now();
   const run = job.run(app);
   state.running.add(run);
+  let outcome = 'failed';
   try {
     await run;
+    outcome = 'ok';
   } finally {
     state.running.delete(run);
+    app.metrics.jobRuns.inc({ job: name, outcome });
+    app.metrics.jobDuration.observe({ job: name }, (performance.now() - started) / 1000);
   }
   return true;
 }

@@ -60,6 +60,8 @@ export class ReadCache {
   private readonly stamps = new Map<string, number>();
   private readonly entries: LRUCache<string, Entry>;
   private available: boolean;
+  /** Lookups since start, for the hit ratio in /metrics. */
+  readonly lookups = { answer: { hit: 0, miss: 0 }, credential: { hit: 0, miss: 0 } };
 
   constructor(
     private readonly enabled: boolean,
@@ -114,6 +116,12 @@ export class ReadCache {
   // Only begin() looks at availability: leaving it forgets everything and moves the epoch past
   // every read in flight, so nothing from before can be found or kept.
   credential(hash: string): Actor | null {
+    const actor = this.liveCredential(hash);
+    this.lookups.credential[actor ? 'hit' : 'miss']++;
+    return actor;
+  }
+
+  private liveCredential(hash: string): Actor | null {
     const e = this.entries.get(`c${hash}`);
     if (e?.kind !== 'credential') return null;
     const c = e.value;
@@ -134,6 +142,12 @@ export class ReadCache {
   }
 
   answer(actor: Actor, url: string): Answer | null {
+    const answer = this.liveAnswer(actor, url);
+    this.lookups.answer[answer ? 'hit' : 'miss']++;
+    return answer;
+  }
+
+  private liveAnswer(actor: Actor, url: string): Answer | null {
     const key = answerKey(actor, url);
     const e = this.entries.get(key);
     if (e?.kind !== 'answer') return null;

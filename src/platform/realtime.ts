@@ -65,6 +65,10 @@ export class EventHub {
   private readonly again = new Set<number>();
   private readonly timer: NodeJS.Timeout;
   private readonly batch: number;
+  /** Per organization with connections: the newest event delivered, so a replay is not measured as lag. */
+  private readonly newest = new Map<number, number>();
+  /** Told, once per event, how many seconds passed between its write and its first delivery (metrics). */
+  onDispatched?: (lagSeconds: number) => void;
 
   constructor(
     private readonly db: Db,
@@ -109,6 +113,7 @@ export class EventHub {
       else outcome = 'resync';
     }
     sub.cursor = cursor;
+    if (!this.newest.has(org)) this.newest.set(org, headId);
     if (outcome === 'resync') sub.control({ type: 'resync', lastEventId: headId });
     let set = this.byOrg.get(org);
     if (!set) this.byOrg.set(org, (set = new Set()));
@@ -120,7 +125,10 @@ export class EventHub {
   stop(sub: Subscriber): void {
     const set = this.byOrg.get(sub.organizationId);
     set?.delete(sub);
-    if (set?.size === 0) this.byOrg.delete(sub.organizationId);
+    if (set?.size === 0) {
+      this.byOrg.delete(sub.organizationId);
+      this.newest.delete(sub.organizationId);
+    }
   }
 
   wake(organizationIds: Iterable<number>): void {
@@ -193,6 +201,7 @@ export class EventHub {
       const audience = await audienceOf(this.db, org, subs, events);
       const places = new Map(events.map((e) => [e.id, orgWide(e) ? { projectIds: e.projectId === null ? [] : [e.projectId], spaceIds: null } : audience.placeOf(e)]));
       const last = Number(rows[rows.length - 1]!.id);
+      this.measureLag(org, events);
       const current = this.byOrg.get(org);
       for (const sub of subs) {
         // Gone, or restarting (its cursor being decided), or resumed further back while we read:
@@ -208,6 +217,13 @@ export class EventHub {
       }
       if (rows.length < this.batch && subs.every((s) => s.cursor >= last)) return;
     }
+  }
+
+  private measureLag(org: number, events: RecordedEvent[]): void {
+    const newest = this.newest.get(org) ?? Infinity;
+    const now = Date.now();
+    for (const e of events) if (e.id > newest) this.onDispatched?.((now - Date.parse(e.at)) / 1000);
+    if (events.length > 0 && this.newest.has(org)) this.newest.set(org, Math.max(newest, events[events.length - 1]!.id));
   }
 
   private deliver(sub: Subscriber, events: RecordedEvent[], audience: Audience, places: Map<number, Place>): void {

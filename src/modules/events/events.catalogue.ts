@@ -85,6 +85,7 @@ const TableChange = Type.Object(
 const MemberGone = Type.Object({ id: Type.Integer({ description: 'the membership' }), userId: Type.Integer() });
 
 const QuestionForReaders = Type.Object(QuestionSchema.properties, {
+  $id: 'ReglamentQuestionForReaders',
   description: 'the question with its answers; isRight is always null here, whoever receives it',
 });
 

@@ -25,7 +25,8 @@ export default async function eventRoutes(app: App): Promise<void> {
   registerEventJobs(app);
   // One envelope schema per event type: what webhook receivers and real-time clients get.
   for (const type of EVENT_TYPES) {
-    const envelope = Type.Object({ ...S.EventEnvelopeSchema.properties, type: Type.Literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] });
+    // The shared envelope narrowed to this type: the document refers to EventEnvelope instead of copying it.
+    const envelope = Type.Intersect([S.EventEnvelopeSchema, Type.Object({ type: Type.Literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] })]);
     documentWebhook(type, `${type} (also sent on GET /events and /events/ws)`, envelope);
   }
 

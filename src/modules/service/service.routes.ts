@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { VERSION } from '../../app.js';
 
 const tags = ['Service'];
-const Health = Type.Object({ status: Type.String(), db: Type.String(), version: Type.String() });
+const Health = Type.Object({ status: Type.String(), db: Type.String(), version: Type.String() }, { $id: 'Health' });
 
 export default async function serviceRoutes(app: App): Promise<void> {
   // Liveness: the process answers; no database call, so it is also the benchmark's ceiling route.

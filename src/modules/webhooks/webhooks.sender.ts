@@ -108,8 +108,11 @@ export class WebhookSender {
       log: this.app.log.child({ webhookId: c.webhookId, deliveryId: c.id }),
     });
     if (this.drainer.stopping) return null;
+    this.app.metrics.webhookDuration.observe(result.durationMs / 1000);
     try {
-      return await this.record(c, at, result);
+      const delivery = await this.record(c, at, result);
+      if (delivery) this.app.metrics.webhookAttempts.inc({ outcome: delivery.status === 'pending' ? 'retrying' : delivery.status });
+      return delivery;
     } catch (err) {
       this.app.log.error({ err, deliveryId: c.id }, 'recording a webhook attempt failed');
       return null;

@@ -1,0 +1,16 @@
+// `npm start`: builds dist/ when it is missing or stale, then runs the compiled server in this same
+// process. One process and no wrapper: the SIGTERM npm forwards reaches the server itself, which
+// drains and exits, and there is nothing left behind to keep serving.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { dist, ensureBuild } from './build.mjs';
+
+try {
+  await ensureBuild();
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+// Stack traces in the logs name src/*.ts lines (about 15 MB of memory for the maps).
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(path.join(dist, 'server.js')).href);
