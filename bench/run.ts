@@ -7,7 +7,8 @@
  *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
  *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position ·
  *   W4r W4 with five enabled automation rules that moves trigger ·
- *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W5 nine reads and one write ·
+ *   W2f/W3f as W2/W3 past the read cache (Cache-Control: no-cache) · W0z/W2z/W3z as W0/W2/W3 with
+ *   Accept-Encoding: br, gzip (compression of answers of 1 KiB and more) · W5 nine reads and one write ·
  *   W6 ask the assistant without a model (extractive) over an index of 10,000 chunks (--ai-pages
  *   1000 pages of 10 sections) · W7 the same with an embedding and a chat model on a local fake
  *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path) ·
@@ -84,7 +85,7 @@ async function benchMode(mode: string): Promise<ModeResult> {
     const wanted = new Set(values.only!.split(','));
     // Reads first, on the board exactly as seeded (1,000 tasks): the write workloads add hundreds of
     // tasks and churn positions, which would change what the reads measure.
-    for (const name of (['W0', 'W2', 'W2f', 'W3', 'W3f', 'W1', 'W1x1', 'W4', 'W5', 'W4r'] as const).filter((n) => wanted.has(n))) {
+    for (const name of (['W0', 'W0z', 'W2', 'W2z', 'W2f', 'W3', 'W3z', 'W3f', 'W1', 'W1x1', 'W4', 'W5', 'W4r'] as const).filter((n) => wanted.has(n))) {
       if (name === 'W4r') await addBenchRules(server.url, board);
       const r = await runWorkload(name, server, board, { duration, warmup });
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');

@@ -17,12 +17,29 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-export type Name = 'W0' | 'W1' | 'W1x1' | 'W2' | 'W2f' | 'W3' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
+export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
+type Definition = { label: string; connections: number; requests: autocannon.Request[] };
+
+/**
+ * W0z, W2z, W3z: W0, W2, W3 from a client that accepts compressed answers, as browsers do. The
+ * service compresses only answers of 1 KiB and more, so W0z and W2z should cost nothing.
+ */
+function definition(name: Name, board: Board): Definition {
+  if (!name.endsWith('z')) return plainDefinition(name, board);
+  const base = plainDefinition(name.slice(0, -1) as Name, board);
+  const accept = { 'accept-encoding': 'br, gzip, deflate' };
+  return {
+    label: `${base.label}, Accept-Encoding: br, gzip`,
+    connections: base.connections,
+    requests: base.requests.map((r) => ({ ...r, headers: { ...r.headers, ...accept } })),
+  };
+}
+
 /** What a workload sends: each connection repeats `requests` in order. */
-function definition(name: Name, board: Board): { label: string; connections: number; requests: autocannon.Request[] } {
+function plainDefinition(name: Name, board: Board): Definition {
   const headers = { 'service-session': board.session, 'content-type': 'application/json' };
   // Past the read cache (`Cache-Control: no-cache`): what the database path alone can do.
   const fresh = { ...headers, 'cache-control': 'no-cache' };
@@ -98,6 +115,8 @@ function definition(name: Name, board: Board): { label: string; connections: num
           },
         ],
       };
+    default:
+      throw new Error(`${name} has no plain definition`);
   }
 }
 
