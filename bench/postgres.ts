@@ -16,3 +16,30 @@ export async function freshPostgres(url: string): Promise<void> {
   await db.query('drop schema if exists drizzle cascade; drop schema if exists public cascade; create schema public;');
   await db.end();
 }
+
+/**
+ * ANALYZE after seeding, as production's autovacuum would have done long before anyone measured:
+ * plans without statistics are not the plans users get. PGlite's directory is single-user, so the
+ * server is stopped for it and started again (its caches start cold; each workload warms up).
+ */
+export async function analyzeSeeded<S extends { stop(): Promise<void> }>(mode: string, pgUrl: string, dataDir: string, server: S, restart: () => Promise<S>): Promise<S> {
+  if (mode === 'postgres') {
+    const db = new pg.Client({ connectionString: pgUrl });
+    await db.connect();
+    try {
+      await db.query('analyze');
+    } finally {
+      await db.end();
+    }
+    return server;
+  }
+  await server.stop();
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dataDir);
+  try {
+    await db.query('analyze');
+  } finally {
+    await db.close();
+  }
+  return restart();
+}

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freshPostgres } from './postgres.js';
+import { analyzeSeeded, freshPostgres } from './postgres.js';
 import { startServer, type RunningServer } from './server.js';
 import { seedBoard, type Board } from './seed.js';
 import { runWorkload, type WorkloadResult } from './workloads.js';
@@ -76,9 +76,11 @@ async function benchMode(mode: string): Promise<ModeResult> {
   try {
     const startup = values.only!.split(',').includes('S') ? await measureStartup(env) : undefined;
     for (const s of startup ?? []) console.error(`[${mode}] start-up ${s.entry}: ${s.startupMs} ms, RSS ${s.rssMiB} MiB`);
-    server = await startServer(env, { cpuProf: values['cpu-prof'] ? path.join('bench', 'results', `${mode}-${Date.now()}`) : null });
+    const serverOptions = { cpuProf: values['cpu-prof'] ? path.join('bench', 'results', `${mode}-${Date.now()}`) : null };
+    server = await startServer(env, serverOptions);
     const started = performance.now();
     const board: Board = await seedBoard(server.url, taskCount);
+    server = await analyzeSeeded(mode, pgUrl, dataDir, server, () => startServer(env, serverOptions));
     const seedSeconds = (performance.now() - started) / 1000;
     console.error(`[${mode}] seeded ${board.taskIds.length} tasks in ${seedSeconds.toFixed(1)} s ${board.notes.join('; ')}`);
     const results: WorkloadResult[] = [];
