@@ -26,6 +26,7 @@ const redisUp = await new Promise<boolean>((resolve) => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SYNC_GAP_MS = 150;
 
 /** A session made on `app` and requests that go to one instance or the other. */
 async function sharedLimit(a: FastifyInstance, b: FastifyInstance, max: number) {
@@ -35,7 +36,12 @@ async function sharedLimit(a: FastifyInstance, b: FastifyInstance, max: number) 
   const session = res.json().session as string;
   const get = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/user', headers: { 'service-session': session } });
   const answers = [];
-  for (let i = 0; i < max; i++) answers.push(await get(i % 2 === 0 ? a : b));
+  // Apart by more than the PostgreSQL counter's sync interval, as a caller's requests usually are:
+  // each then reads the shared count (quicker ones are counted in memory and synced in a batch).
+  for (let i = 0; i < max; i++) {
+    answers.push(await get(i % 2 === 0 ? a : b));
+    await sleep(SYNC_GAP_MS);
+  }
   expect(answers.map((r) => r.statusCode)).toEqual(Array(max).fill(200));
   return { session, get };
 }
@@ -50,6 +56,8 @@ describe('the PostgreSQL counter', () => {
     expect(second.current).toBe(2);
     expect(second.ttl).toBeGreaterThan(50_000);
     expect(second.ttl).toBeLessThanOrEqual(60_000);
+    await sleep(SYNC_GAP_MS);
+    expect((await hit(key, 60_000)).current).toBe(3);
     const short = `test:${randomUUID()}`;
     await hit(short, 50);
     await hit(short, 50);
@@ -57,6 +65,43 @@ describe('the PostgreSQL counter', () => {
     expect(await hit(short, 50)).toMatchObject({ current: 1 });
   });
 });
+
+describe('the PostgreSQL counter under load', () => {
+  it('counts quick hits in memory and adds them to the shared row in one statement per interval', async () => {
+    const hit = postgresHit(t.database.db, 100);
+    const key = `test:${randomUUID()}`;
+    let elapsed = 0;
+    const statements = await countStatements(async () => {
+      const started = Date.now();
+      for (let i = 1; i <= 50; i++) expect((await hit(key, 60_000)).current).toBe(i);
+      elapsed = Date.now() - started;
+      await sleep(SYNC_GAP_MS);
+    });
+    // The first hit, then at most one statement per 100 ms (two on a fast machine: the first hit
+    // and one sync of the 49 after it), and the final sync.
+    expect(statements).toBeGreaterThanOrEqual(2);
+    expect(statements).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 100));
+    expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 50 }]);
+  });
+});
+
+/** Rate-limit statements sent while `run` ran (countQueries leaves them out on purpose). */
+async function countStatements(run: () => Promise<unknown>): Promise<number> {
+  const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const original = client.query;
+  let n = 0;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    if ((typeof first === 'string' ? first : (first?.text ?? '')).includes('insert into rate_limits')) n++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    client.query = original;
+  }
+  return n;
+}
 
 describe.skipIf(!onPostgres)('rate limits shared through PostgreSQL', () => {
   const apps: FastifyInstance[] = [];

@@ -11,19 +11,83 @@ import { registerJob } from './jobs.js';
 /** Counts one request against a key: its count in the current window and the milliseconds left of that window. */
 export type Hit = (key: string, windowMs: number) => Promise<{ current: number; ttl: number }>;
 
-/** One parameterized upsert per request: a window that has run out starts again at 1. */
-export function postgresHit(db: Db): Hit {
+const UPSERT = (rows: string) => sql`
+  insert into rate_limits as r (key, count, reset_at)
+  select x.key, x.n, now() + make_interval(secs => x.window_ms / 1000.0)
+  from jsonb_to_recordset(${rows}::jsonb) as x(key text, n int8, window_ms int8)
+  on conflict (key) do update set
+    count = case when r.reset_at <= now() then excluded.count else r.count + excluded.count end,
+    reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
+  returning r.key, r.count as current, greatest(0, ceil(extract(epoch from r.reset_at - now()) * 1000))::int8 as ttl`;
+
+interface Counter {
+  /** The shared count at the last sync, this instance's hits included. */
+  known: number;
+  /** Hits counted here since the last sync. */
+  pending: number;
+  syncedAt: number;
+  resetAt: number;
+  windowMs: number;
+}
+
+type Row = { key: string; n: number; window_ms: number };
+
+/**
+ * Counts in PostgreSQL without a statement per request under load. A hit on a key not synced for
+ * `syncMs` (a new key, a new window, a caller making a request now and then) is counted in the
+ * shared row at once, together with what was counted here meanwhile, and answers the shared count.
+ * Hits in quick succession are counted here and added to the rows in one upsert of every key
+ * `syncMs` later. So a busy caller costs one statement per interval instead of one per request,
+ * the read cache keeps answering without touching the database, and N instances can overshoot a
+ * limit by at most what each counts in one interval.
+ */
+export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void = () => {}): Hit {
+  const counters = new Map<string, Counter>();
+  let timer: NodeJS.Timeout | null = null;
+
+  const upsert = async (rows: Row[]) => {
+    const answers = await queryRows<{ key: string; current: number; ttl: number }>(db, UPSERT(JSON.stringify(rows)), { prepare: 'rate-limit' });
+    const now = Date.now();
+    for (const answer of answers) {
+      const c = counters.get(answer.key);
+      const row = rows.find((r) => r.key === answer.key);
+      if (!c || !row) continue;
+      c.pending -= row.n;
+      c.known = Number(answer.current);
+      c.syncedAt = now;
+      c.resetAt = now + Number(answer.ttl);
+    }
+  };
+
+  const sync = async () => {
+    timer = null;
+    const now = Date.now();
+    const rows: Row[] = [];
+    for (const [key, c] of counters) {
+      if (c.pending > 0) rows.push({ key, n: c.pending, window_ms: c.windowMs });
+      else if (c.resetAt <= now) counters.delete(key);
+    }
+    if (rows.length === 0) return;
+    // A failed sync keeps the hits for the next one; they were answered already.
+    await upsert(rows).catch((error: unknown) => {
+      warn(error);
+      timer ??= setTimeout(sync, syncMs * 10).unref();
+    });
+  };
+
   return async (key, windowMs) => {
-    const [row] = await queryRows<{ current: number; ttl: number }>(
-      db,
-      sql`insert into rate_limits as r (key, count, reset_at) values (${key}, 1, now() + make_interval(secs => ${windowMs / 1000}::float8))
-          on conflict (key) do update set
-            count = case when r.reset_at <= now() then 1 else r.count + 1 end,
-            reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
-          returning r.count as current, greatest(0, ceil(extract(epoch from r.reset_at - now()) * 1000))::int8 as ttl`,
-      { prepare: 'rate-limit' },
-    );
-    return { current: Number(row!.current), ttl: Number(row!.ttl) };
+    const now = Date.now();
+    let c = counters.get(key);
+    if (!c || c.resetAt <= now) counters.set(key, (c = { known: 0, pending: 0, syncedAt: 0, resetAt: now + windowMs, windowMs }));
+    c.pending++;
+    if (now - c.syncedAt >= syncMs) {
+      // Marked before the round trip: hits meanwhile wait for the next sync instead of counting twice.
+      c.syncedAt = now;
+      await upsert([{ key, n: c.pending, window_ms: windowMs }]);
+    } else {
+      timer ??= setTimeout(sync, syncMs).unref();
+    }
+    return { current: c.known + c.pending, ttl: Math.max(0, c.resetAt - Date.now()) };
   };
 }
 
@@ -110,7 +174,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, da
   if (config.redisUrl) {
     store = sharedStore(redisHit(await connectRedis(app, config.redisUrl), `${config.redisKeyPrefix}rl:`), config.rateLimitNamespace, warn);
   } else if (database.kind === 'postgres') {
-    store = sharedStore(postgresHit(database.db), config.rateLimitNamespace, warn);
+    store = sharedStore(postgresHit(database.db, 100, warn), config.rateLimitNamespace, warn);
     registerJob(app, {
       name: 'rate-limits.purge',
       intervalMs: 5 * 60_000,
