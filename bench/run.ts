@@ -14,7 +14,8 @@
  *   OpenAI-compatible server (hybrid ranking over 768-dimension vectors, then the generation path) ·
  *   WA1–WA10 each analytics report on an organization of --analytics-tasks (100,000) tasks
  *   (bench/analytics.ts: bulk-seeded in SQL with the server stopped, then ANALYZE; one connection) ·
- *   S start-up time and warmed-up RSS of the server through tsx and compiled (bench/startup.ts).
+ *   S start-up time and warmed-up RSS of the server through tsx and compiled (bench/startup.ts) ·
+ *   F a 200 MB upload and download on the S3 backend: peak RSS against idle, byte-identical, Range (bench/files.ts).
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { fakeModelServer, indexSpace, seedKnowledge } from './seed-ai.js';
 import { call } from './seed.js';
 import { measureStartup, type StartupResult } from './startup.js';
 import { randomBytes } from 'node:crypto';
+import { benchFiles, filesTable, type FilesResult } from './files.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +40,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'S,W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W4r,W6,W7,WA' },
+    only: { type: 'string', default: 'S,W0,W1,W1x1,W2,W2f,W3,W3f,W4,W5,W4r,W6,W7,WA,F' },
     'analytics-tasks': { type: 'string', default: '100000' },
     'ai-pages': { type: 'string', default: '1000' },
   },
@@ -56,6 +58,7 @@ interface ModeResult {
   seedNotes: string[];
   results: WorkloadResult[];
   startup?: StartupResult[];
+  files?: FilesResult;
 }
 
 async function benchMode(mode: string): Promise<ModeResult> {
@@ -168,10 +171,12 @@ for (const mode of modes) {
     m.seedNotes.push(...a.notes);
     m.results.push(...a.results);
   }
+  if (values.only!.split(',').includes('F')) m.files = await benchFiles(mode === 'postgres' ? { DATABASE_URL: pgUrl } : {});
   all.push(m);
 }
 const out = table(all);
 console.log(out);
+for (const m of all) if (m.files) console.log(filesTable(m.db, m.files));
 mkdirSync(path.join('bench', 'results'), { recursive: true });
 const file = path.join('bench', 'results', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), duration, warmup, taskCount, modes: all }, null, 2));

@@ -79,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
   app.decorate('database', database);
   database.onError ??= (err) => app.log.error({ err }, 'database: the pool lost an idle connection (it opens a new one)');
-  app.decorate('files', new FileStore(config.filesDir));
+  app.decorate('files', await FileStore.forConfig(config, database.db));
   app.decorate('secrets', SecretBox.forConfig(config));
   const events = new EventBus();
   app.decorate('events', events);

@@ -1,5 +1,41 @@
 import path from 'node:path';
 
+export interface S3Settings {
+  /** Empty: AWS itself (the region decides the host). */
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** `bucket` in the path rather than the host name (MinIO, Garage and most self-hosted servers need it). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key, so one bucket can hold several deployments. */
+  prefix: string;
+}
+
+function s3Settings(env: NodeJS.ProcessEnv, required: boolean): S3Settings {
+  const bucket = env.S3_BUCKET?.trim() || '';
+  if (required && !bucket) throw new ConfigError('FILE_STORAGE=s3 needs S3_BUCKET');
+  const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+/, '');
+  const endpoint = env.S3_ENDPOINT?.trim() || null;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    endpoint,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    bucket,
+    accessKeyId: env.S3_ACCESS_KEY_ID || null,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+    forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').trim().toLowerCase()),
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+  };
+}
+
+function fileStorage(raw: string | undefined): 'local' | 's3' {
+  const value = (raw ?? '').trim().toLowerCase() || 'local';
+  if (value !== 'local' && value !== 's3') throw new ConfigError(`FILE_STORAGE must be local or s3, got "${raw}"`);
+  return value;
+}
+
 /** Every setting the service reads from the environment, validated once at start. */
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -12,6 +48,11 @@ export interface Config {
   databaseUrl: string | null;
   databasePoolSize: number;
   filesDir: string;
+  /** Where uploaded files live: `local` (filesDir) or `s3` (an S3-compatible bucket, settings below). */
+  fileStorage: 'local' | 's3';
+  /** With `s3`: a file missing from the bucket is read from filesDir (while moving an instance to the bucket). */
+  fileStorageReadFallback: boolean;
+  s3: S3Settings;
   publicUrl: string;
   sessionTtlDays: number;
   /** log2 of scrypt's N for new password hashes (17 = OWASP's recommendation). */
@@ -87,6 +128,19 @@ export interface Config {
   messengerBotSecret: string | null;
   /** How often queued messenger messages are looked for (commits on this instance wake the sender at once). */
   messengerPollMs: number;
+  /** The OAuth client of the cloud drive (CLOUD_DRIVE_CLIENT_ID, …_SECRET): both set, the integration is on. */
+  cloudDriveClientId: string | null;
+  cloudDriveClientSecret: string | null;
+  /** The provider's authorization, token and revocation endpoints (Google's by default). */
+  cloudDriveAuthUrl: string;
+  cloudDriveTokenUrl: string;
+  cloudDriveRevokeUrl: string;
+  /** The Drive v3 REST API's base: `{url}/drive/v3/files`, `{url}/drive/v3/about`, `{url}/upload/drive/v3/files`. */
+  cloudDriveApiUrl: string;
+  /** The OAuth redirect URI registered with the provider (default `{PUBLIC_URL}/integrations/cloud-drive/callback`). */
+  cloudDriveRedirectUri: string;
+  /** Where the browser is sent after an authorization (the web app; default PUBLIC_URL). */
+  appUrl: string;
   /** Keep hot read answers and resolved credentials in memory, dropped by any change in their organization. */
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
@@ -138,6 +192,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
 const parseHostList = (raw: string | undefined): string[] =>
   (raw || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
 
+/** An absolute http(s) URL, or the default: a typo stops the start instead of failing the first call. */
+function urlSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  return raw;
+}
+
 /** SECRETS_KEY must be base64 of exactly 32 bytes (an AES-256 key): a wrong one stops the start. */
 function secretsKey(env: NodeJS.ProcessEnv): string | null {
   const raw = env.SECRETS_KEY?.trim();
@@ -161,6 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || null,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     filesDir: env.FILES_DIR || (dataDir.startsWith('memory://') ? path.join('data', 'files') : path.join(dataDir, 'files')),
+    fileStorage: fileStorage(env.FILE_STORAGE),
+    fileStorageReadFallback: (env.FILE_STORAGE_READ_FALLBACK ?? 'false') === 'true',
+    s3: s3Settings(env, fileStorage(env.FILE_STORAGE) === 's3'),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 17, 10),
@@ -202,11 +273,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telegramPollTimeoutSec: int(env, 'TELEGRAM_POLL_TIMEOUT_S', 25, 0),
     messengerBotSecret: env.MESSENGER_BOT_SECRET || null,
     messengerPollMs: int(env, 'MESSENGER_POLL_MS', 1000, 10),
+    cloudDriveClientId: env.CLOUD_DRIVE_CLIENT_ID || null,
+    cloudDriveClientSecret: env.CLOUD_DRIVE_CLIENT_SECRET || null,
+    cloudDriveAuthUrl: urlSetting(env, 'CLOUD_DRIVE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth'),
+    cloudDriveTokenUrl: urlSetting(env, 'CLOUD_DRIVE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+    cloudDriveRevokeUrl: urlSetting(env, 'CLOUD_DRIVE_REVOKE_URL', 'https://oauth2.googleapis.com/revoke'),
+    cloudDriveApiUrl: urlSetting(env, 'CLOUD_DRIVE_API_URL', 'https://www.googleapis.com').replace(/\/$/, ''),
+    // Empty: derived from PUBLIC_URL below, after overrides, so a test's PUBLIC_URL carries through.
+    cloudDriveRedirectUri: urlSetting(env, 'CLOUD_DRIVE_REDIRECT_URI', ''),
+    appUrl: urlSetting(env, 'APP_URL', '').replace(/\/$/, ''),
     readCache: (env.READ_CACHE ?? 'true') !== 'false',
     readCacheMaxBytes: int(env, 'READ_CACHE_MAX_MB', 64, 1) * 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || null,
     skipMigrations: false,
     ...overrides,
   };
+  config.cloudDriveRedirectUri ||= `${config.publicUrl}/integrations/cloud-drive/callback`;
+  config.appUrl ||= config.publicUrl;
   return config;
 }

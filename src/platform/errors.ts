@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   WEBHOOK_SECRET_INVALID: 400,
   OUTBOUND_URL_FORBIDDEN: 400,
   SECRETS_KEY_MISSING: 400,
+  CLOUD_DRIVE_STATE_INVALID: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   ACCOUNT_DEACTIVATED: 401,
@@ -42,15 +43,21 @@ export const ERROR_CODES = {
   STALE_VERSION: 409,
   INDEXING_RUNNING: 409,
   MESSENGER_NOT_CONFIGURED: 409,
+  CLOUD_DRIVE_NOT_CONFIGURED: 409,
+  CLOUD_DRIVE_NOT_CONNECTED: 409,
+  CLOUD_DRIVE_RECONNECT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   AI_PROVIDER_FAILED: 502,
   MESSENGER_FAILED: 502,
+  CLOUD_DRIVE_FAILED: 502,
   UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -163,6 +170,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     if (error instanceof AppError) {
+      // The client hears only that storage is unavailable; the operator needs to know why.
+      if (error.code === 'STORAGE_UNAVAILABLE') request.log.error({ err: error.cause ?? error }, error.message);
       return sendProblem(reply, problem(request, error.status, error.code, error.message, error.errors));
     }
     if (error.validation) {

@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'webhook.ping', 'webhook.disabled',
   'automation.rule.created', 'automation.rule.updated', 'automation.rule.deleted', 'automation.rule.failed', 'automation.rule.triggered',
   'ai.indexing.progress', 'ai.indexing.finished',
+  'import.progress', 'import.finished',
   'integration.connected', 'integration.disconnected',
 ] as const;
 

@@ -1,13 +1,13 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { fileTypeFromFile } from 'file-type';
+import { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import type { Config } from '../config.js';
 import { AppError } from './errors.js';
+import type { ByteRange, StorageBackend } from './storage/backend.js';
+import { LocalBackend } from './storage/local.js';
+import { queueDeletions, runDeletions } from './storage/deletions.js';
+import type { Queryable } from '../db/client.js';
 
 export interface StoredBlob {
   key: string;
@@ -28,84 +28,164 @@ sharp.cache(false);
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * What the type check reads before anything is stored: file-type needs 4,100 bytes for most
+ * formats; zip-based office documents name their type a little further in.
+ */
+const SNIFF_BYTES = 64 * 1024;
 
 /** Width and height of an image as it is shown (EXIF orientation applied), from its header. */
-export async function imageSize(file: string): Promise<{ width: number; height: number }> {
-  const meta = await sharp(file).metadata().catch(() => null);
+export async function imageSize(image: string | Buffer): Promise<{ width: number; height: number }> {
+  const meta = await sharp(image).metadata().catch(() => null);
   const size = meta?.autoOrient;
   if (!size?.width || !size.height) throw new AppError('INVALID_FILE', 'the image cannot be read');
   return { width: size.width, height: size.height };
 }
 
 /**
- * Local-directory blob storage. Blobs are named by a random UUID only: nothing a client sends ever
- * becomes part of a path.
+ * Reads the rest of a refused part and drops it: the multipart parser hands out the next part (and
+ * the request ends) only once this one is consumed.
+ */
+function drain(source: AsyncIterator<Buffer>): void {
+  void (async () => {
+    for (let next = await source.next(); !next.done; next = await source.next());
+  })().catch(() => {});
+}
+
+const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes`);
+
+/**
+ * Blob storage of the service: checks uploads and names them, whatever backend (a directory, an
+ * S3 bucket) holds the bytes. Blobs are named by a random UUID only: nothing a client sends ever
+ * becomes part of a path or an object key. Nothing else in the service touches the disk or the bucket.
  */
 export class FileStore {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly backend: StorageBackend,
+    /** Where the deletion queue lives (the service's database, outside any request's transaction). */
+    private readonly db: Queryable,
+    /**
+     * Read (never written) when the backend has no such blob: the local directory while an instance
+     * moves to a bucket, so files uploaded since the last migration run keep answering.
+     */
+    private readonly fallback: StorageBackend | null = null,
+  ) {}
 
-  private pathOf(key: string): string {
-    if (!UUID.test(key)) throw new AppError('NOT_FOUND', 'file not found');
-    return path.join(this.dir, key.slice(0, 2), key);
+  static async forConfig(config: Config, db: Queryable): Promise<FileStore> {
+    if (config.fileStorage === 'local') return new FileStore(new LocalBackend(config.filesDir), db);
+    // Loaded only when used: the AWS SDK costs start-up time and memory an instance on local files never needs.
+    const { S3Backend } = await import('./storage/s3.js');
+    return new FileStore(new S3Backend(config.s3), db, config.fileStorageReadFallback ? new LocalBackend(config.filesDir) : null);
   }
 
-  /** Streams an upload to disk, enforcing the size limit while reading, then checks its content type. */
+  /**
+   * Streams an upload to storage. The size limit is enforced while reading; the type is judged from
+   * the first bytes before anything is written, so a refused image costs no storage round trip.
+   * Only an image upload (bounded by its own, smaller limit) is kept in memory, to measure it.
+   */
   async put(stream: Readable & { truncated?: boolean }, limits: BlobLimits): Promise<StoredBlob> {
-    const key = randomUUID();
-    const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.part`;
+    const source = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const head: Buffer[] = [];
     let bytes = 0;
-    const out = createWriteStream(temp);
+    let ended = false;
     try {
-      await pipeline(
-        stream,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            bytes += chunk.length;
-            if (bytes > limits.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than ${limits.maxBytes} bytes`);
-            yield chunk;
-          }
-        },
-        out,
-      );
+      while (bytes < SNIFF_BYTES) {
+        const next = await source.next();
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        head.push(next.value);
+        bytes += next.value.length;
+        if (bytes > limits.maxBytes) throw tooLarge(limits.maxBytes);
+      }
       if (stream.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'the file is larger than the upload limit');
       if (bytes === 0) throw new AppError('INVALID_FILE', 'the file is empty');
-      const detected = await fileTypeFromFile(temp);
-      const mimeType = detected?.mime ?? 'application/octet-stream';
-      let width: number | null = null;
-      let height: number | null = null;
-      if (limits.imageOnly) {
-        if (!IMAGE_TYPES.has(mimeType)) throw new AppError('INVALID_FILE', 'the file is not a PNG, JPEG, GIF, WebP or AVIF image');
-        // Reads the header only (off the main thread); the size as shown, after EXIF orientation.
-        const size = await imageSize(temp);
-        width = size.width;
-        height = size.height;
-      }
-      await rename(temp, target);
-      return { key, size: bytes, mimeType, width, height };
     } catch (error) {
-      // A body that fails early can fail before the file is even opened; removing it then would
-      // race the open and leave an empty part behind. Wait until the stream has let go of it.
-      if (!out.closed) await once(out, 'close').catch(() => {});
-      await rm(temp, { force: true });
+      drain(source);
       throw error;
     }
+    const mimeType = (await fileTypeFromBuffer(Buffer.concat(head)))?.mime ?? 'application/octet-stream';
+    if (limits.imageOnly && !IMAGE_TYPES.has(mimeType)) {
+      drain(source);
+      throw new AppError('INVALID_FILE', 'the file is not a PNG, JPEG, GIF, WebP or AVIF image');
+    }
+
+    const image: Buffer[] | null = limits.imageOnly ? [...head] : null;
+    async function* body(): AsyncGenerator<Buffer> {
+      yield* head;
+      if (ended) return;
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        bytes += next.value.length;
+        if (bytes > limits.maxBytes) throw tooLarge(limits.maxBytes);
+        image?.push(next.value);
+        yield next.value;
+      }
+      // The multipart parser cuts a part at its own limit and marks it: that is a failed upload too.
+      if (stream.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'the file is larger than the upload limit');
+    }
+
+    const key = randomUUID();
+    try {
+      await this.backend.write(key, Readable.from(body(), { objectMode: false }), { contentType: mimeType });
+    } catch (error) {
+      drain(source);
+      throw error;
+    }
+    let width: number | null = null;
+    let height: number | null = null;
+    if (image) {
+      try {
+        // Reads the header only (off the main thread); the size as shown, after EXIF orientation.
+        ({ width, height } = await imageSize(Buffer.concat(image)));
+      } catch (error) {
+        await this.backend.remove(key).catch(() => {});
+        throw error;
+      }
+    }
+    return { key, size: bytes, mimeType, width, height };
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number }> {
-    const file = this.pathOf(key);
-    const info = await stat(file).catch(() => null);
-    if (!info) throw new AppError('NOT_FOUND', 'file not found');
-    return { stream: createReadStream(file), size: info.size };
+  /** Streams a stored blob, or the given byte range of it. */
+  async open(key: string, range?: ByteRange): Promise<Readable> {
+    if (!UUID.test(key)) throw new AppError('NOT_FOUND', 'file not found');
+    const stream = (await this.backend.read(key, range)) ?? (await this.fallback?.read(key, range)) ?? null;
+    if (!stream) throw new AppError('NOT_FOUND', 'file not found');
+    return stream;
   }
 
-  /** Absolute path of a stored blob (for in-process readers such as image analysis). */
-  locate(key: string): string {
-    return this.pathOf(key);
+  /**
+   * A whole blob in memory, for in-process readers such as image analysis (libvips reads a buffer;
+   * a stream it would gather into one anyway). Refused beyond `maxBytes`.
+   */
+  async readAll(key: string, maxBytes: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of await this.open(key)) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
   }
 
+  /** Removes a blob no committed row refers to (an upload whose use case failed). */
   async remove(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
+    if (UUID.test(key)) await this.backend.remove(key);
+  }
+
+  /**
+   * Removes the blobs of rows the transaction deletes, once it commits: queued in the transaction
+   * (so a crash or an unreachable bucket cannot forget them) and tried right after commit; what fails
+   * is retried by the `files.deletes` job until storage answers.
+   */
+  async removeAfterCommit(ctx: { db: Queryable; afterCommit(fn: () => void | Promise<void>): void }, keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await queueDeletions(ctx.db, keys);
+    ctx.afterCommit(async () => void (await runDeletions(this.db, this.backend, keys)));
+  }
+
+  check(): Promise<void> {
+    return this.backend.check();
   }
 }

@@ -27,8 +27,8 @@ export async function registerHygiene(app: FastifyInstance, config: Config): Pro
     // No CORS_ORIGINS: no cross-origin reads (preflights answer without an allow-origin).
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'service-session', 'content-type', 'if-none-match', 'idempotency-key', 'last-event-id', 'cache-control', 'x-request-id'],
-    exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag', 'idempotent-replayed'],
+    allowedHeaders: ['authorization', 'service-session', 'content-type', 'if-none-match', 'idempotency-key', 'last-event-id', 'cache-control', 'x-request-id', 'range', 'if-range', 'if-modified-since'],
+    exposedHeaders: ['x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag', 'idempotent-replayed', 'cloud-drive-revoked', 'content-range', 'accept-ranges', 'last-modified'],
     maxAge: 600,
   });
   // Before compression, so the tag names the answer itself whatever the encoding; a GET whose

@@ -69,7 +69,7 @@ function requester(app: FastifyInstance, headers: Record<string, string>): Reque
  * One app and one database per test file (a migrated PGlite image, or the shared PostgreSQL schema);
  * each test mints its own organizations, so tests never share state.
  */
-export function useTestApp(overrides: Partial<Config> = {}): TestKit {
+export function useTestApp(overrides: Partial<Config> | (() => Partial<Config>) = {}): TestKit {
   const logs: string[] = [];
   const kit = { logs } as TestKit;
 
@@ -91,7 +91,8 @@ export function useTestApp(overrides: Partial<Config> = {}): TestKit {
         logLevel: 'info',
         skipMigrations: true,
         jobsEnabled: false,
-        ...overrides,
+        // A function when a setting is known only once other beforeAll hooks ran (a test server's port).
+        ...(typeof overrides === 'function' ? overrides() : overrides),
       },
     );
     const database = await openDatabase(config, image && !databaseUrl ? { loadDataDir: new Blob([readFileSync(image)]) } : {});

@@ -91,7 +91,7 @@ describe('service routes', () => {
   it('GET /ready answers 200 once the database answers', async () => {
     const res = await t.as(null).get('/ready');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', db: t.database.kind, version: VERSION });
+    expect(res.json()).toEqual({ status: 'ok', db: t.database.kind, storage: 'local', version: VERSION });
   });
 });
 

@@ -23,3 +23,6 @@ export * from './automation.js';
 export * from './messenger.js';
 export * from './idempotency.js';
 export * from './rate-limits.js';
+export * from './cloud-drive.js';
+export * from './file-deletions.js';
+export * from './imports.js';

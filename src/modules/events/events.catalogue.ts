@@ -21,7 +21,9 @@ import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
 import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { IndexingJobSchema } from '../ai/ai.schemas.js';
+import { ImportJobSchema } from '../imports/imports.schemas.js';
 import { MessengerIntegrationSchema, ProjectMessengerIntegrationSchema } from '../messenger/messenger.schemas.js';
+import { CloudDriveIntegrationSchema } from '../cloud-drive/cloud-drive.schemas.js';
 import { AutomationRuleSchema, RuleFailedSchema, RuleTriggeredSchema } from '../automation/automation.schemas.js';
 
 /**
@@ -31,8 +33,8 @@ import { AutomationRuleSchema, RuleFailedSchema, RuleTriggeredSchema } from '../
  */
 
 // A personal integration goes to its user alone; a project chat's to the project's readers.
-const MessengerChange = Type.Union([MessengerIntegrationSchema, ProjectMessengerIntegrationSchema], {
-  description: 'a messenger chat bound (connected) or unbound (disconnected): a personal integration, or a project chat',
+const MessengerChange = Type.Union([MessengerIntegrationSchema, ProjectMessengerIntegrationSchema, CloudDriveIntegrationSchema], {
+  description: 'a messenger chat bound (connected) or unbound (disconnected): a personal integration, or a project chat; or the user’s cloud drive connected or disconnected',
 });
 
 const Deleted = (what: string) => Type.Object({ id: Type.Integer({ description: `id of the deleted ${what}` }) });
@@ -182,6 +184,9 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
 
   'ai.indexing.progress': IndexingJobSchema,
   'ai.indexing.finished': IndexingJobSchema,
+  // To the user who started the import only.
+  'import.progress': ImportJobSchema,
+  'import.finished': ImportJobSchema,
 
   'integration.connected': MessengerChange,
   'integration.disconnected': MessengerChange,

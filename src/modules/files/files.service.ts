@@ -52,7 +52,8 @@ export async function receiveFiles(
       received.push({ ...(await store.put(part.file, limits)), name: safeName(part.filename) });
     }
   } catch (error) {
-    await Promise.all(received.map((r) => store.remove(r.key)));
+    // Storage that fails here too must not hide why the upload failed; the sweeper takes what stays.
+    await Promise.all(received.map((r) => store.remove(r.key).catch(() => {})));
     asClientError(error);
   }
   if (received.length === 0) throw new AppError('VALIDATION_FAILED', 'at least one file is required', [{ path: '/files', message: 'is required' }]);
@@ -133,5 +134,5 @@ export async function deleteFiles(ctx: Ctx, store: FileStore, fileIds: number[],
           and not exists (select 1 from message_attachments a where a.file_id = f.id)
         returning f.key`,
   );
-  if (gone.length > 0) ctx.afterCommit(() => Promise.all(gone.map((f) => store.remove(f.key))).then(() => undefined));
+  await store.removeAfterCommit(ctx, gone.map((f) => f.key));
 }

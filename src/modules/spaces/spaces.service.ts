@@ -149,7 +149,7 @@ export async function deleteSpace(ctx: Ctx, store: FileStore, spaceId: number): 
     .delete(files)
     .where(and(eq(files.spaceId, spaceId), eq(files.organizationId, actor.organizationId)))
     .returning({ key: files.key });
-  if (gone.length) ctx.afterCommit(() => Promise.all(gone.map((f) => store.remove(f.key))).then(() => undefined));
+  await store.removeAfterCommit(ctx, gone.map((f) => f.key));
   await compactSidebars(db, actor.organizationId, holders.map((h) => h.userId));
 }
 

@@ -44,7 +44,7 @@ async function dropAvatar(ctx: Ctx, store: FileStore): Promise<void> {
   if (user?.fileId) {
     await ctx.db.update(users).set({ avatarFileId: null }).where(eq(users.id, ctx.actor.userId));
     const [old] = await ctx.db.delete(files).where(eq(files.id, user.fileId)).returning({ key: files.key });
-    if (old) ctx.afterCommit(() => store.remove(old.key));
+    if (old) await store.removeAfterCommit(ctx, [old.key]);
   }
 }
 

@@ -22,12 +22,12 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 /**
  * Messages in the Message form, in the order of the ids given. Attachments, reactions and mentions
- * come from one set-based query each, so a page of 500 messages costs four queries, like a page of one.
+ * come from one set-based query each, so a page of 500 messages costs five queries, like a page of one.
  */
 export async function loadMessages(db: Queryable, organizationId: number, messageIds: number[]): Promise<MessageDto[]> {
   if (messageIds.length === 0) return [];
   const ids = idArray(messageIds);
-  const [messages, attachments, reactions, mentions] = await allOf(db, [
+  const [messages, attachments, driveAttachments, reactions, mentions] = await allOf(db, [
     () =>
       queryRows<MessageRow>(
         db,
@@ -41,6 +41,13 @@ export async function loadMessages(db: Queryable, organizationId: number, messag
         sql`select a.message_id as "messageId", f.id, f.name, f.size, f.mime_type as "mimeType", f.key
             from message_attachments a join files f on f.id = a.file_id
             where a.message_id = any(${ids}) order by a.message_id, a.position`,
+      ),
+    () =>
+      // References to files in someone's cloud drive: what was read from the drive when attached.
+      queryRows<{ messageId: number; id: number; name: string; size: number; mimeType: string; webUrl: string; driveFileId: string }>(
+        db,
+        sql`select message_id as "messageId", id, name, size, mime_type as "mimeType", web_url as "webUrl", drive_file_id as "driveFileId"
+            from message_drive_attachments where message_id = any(${ids}) order by message_id, position`,
       ),
     () =>
       queryRows<{ messageId: number; emoji: string; userIds: Array<number | string> }>(
@@ -66,6 +73,7 @@ export async function loadMessages(db: Queryable, organizationId: number, messag
     return map;
   };
   const attachmentsOf = group(attachments);
+  const driveAttachmentsOf = group(driveAttachments);
   const reactionsOf = group(reactions);
   const mentionsOf = group(mentions);
   const byId = new Map(messages.map((m) => [Number(m.id), m]));
@@ -80,7 +88,7 @@ export async function loadMessages(db: Queryable, organizationId: number, messag
         authorId: numOrNull(m.authorId),
         text: m.text,
         replyToId: numOrNull(m.replyToId),
-        attachments: (attachmentsOf.get(id) ?? []).map((a) => ({
+        attachments: (attachmentsOf.get(id) ?? []).map((a): MessageDto['attachments'][number] => ({
           id: Number(a.id),
           name: a.name,
           size: Number(a.size),
@@ -88,7 +96,17 @@ export async function loadMessages(db: Queryable, organizationId: number, messag
           link: fileLink(a.key),
           source: 'upload' as const,
           driveFileId: null,
-        })),
+        })).concat(
+          (driveAttachmentsOf.get(id) ?? []).map((a) => ({
+            id: Number(a.id),
+            name: a.name,
+            size: Number(a.size),
+            mimeType: a.mimeType,
+            link: a.webUrl,
+            source: 'cloud-drive' as const,
+            driveFileId: a.driveFileId,
+          })),
+        ),
         reactions: (reactionsOf.get(id) ?? []).map((r) => {
           // bigint[] arrives as strings from node-postgres, as numbers from PGlite.
           const userIds = r.userIds.map(Number);

@@ -8,11 +8,11 @@ export const FILES_MAX = 20;
 
 export const AttachmentSchema = Type.Object(
   {
-    id: Type.Integer({ description: 'file id' }),
+    id: Type.Integer({ description: 'the file id (upload), or the attachment’s own id (cloud-drive)' }),
     name: Type.String(),
     size: Type.Integer(),
     mimeType: Type.String(),
-    link: Type.String({ description: 'authenticated download path' }),
+    link: Type.String({ description: 'authenticated download path (upload), or the file in the drive’s web view (cloud-drive)' }),
     source: Type.Union([Type.Literal('upload'), Type.Literal('cloud-drive')]),
     driveFileId: Nullable(Type.String({ description: 'the cloud-drive file id, for cloud-drive attachments' })),
   },
@@ -61,10 +61,10 @@ export const MessagesQuery = Type.Object({
 });
 export type MessagesQueryInput = Static<typeof MessagesQuery>;
 
-const Text = Type.String({ maxLength: TEXT_MAX, description: '`@[userId]` mentions a member of the task’s space; may be empty only when files are attached' });
+export const MessageText = Type.String({ maxLength: TEXT_MAX, description: '`@[userId]` mentions a member of the task’s space; may be empty only when files are attached' });
 
 export const SendMessageBody = Type.Object({
-  text: Text,
+  text: MessageText,
   replyToId: Type.Optional(Nullable(Id('a message of the same task'))),
   fileIds: Type.Optional(Type.Array(Id('file id'), { maxItems: FILES_MAX, uniqueItems: true, description: 'files of the organization the caller uploaded' })),
 });
@@ -81,7 +81,7 @@ export const SendMessageForm = Type.Unsafe<undefined>({
   required: ['files[]'],
 });
 
-export const EditTextBody = Type.Object({ text: Text });
+export const EditTextBody = Type.Object({ text: MessageText });
 export const PinnedBody = Type.Object({ pinned: Type.Boolean() });
 export const ReactionBody = Type.Object({ emoji: Type.String({ minLength: 1, maxLength: 32, description: 'one Unicode emoji' }) });
 

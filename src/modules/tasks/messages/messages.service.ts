@@ -5,11 +5,21 @@ import { AppError } from '../../../platform/errors.js';
 import type { FileStore } from '../../../platform/files.js';
 import { emit, type EventType } from '../../../platform/events.js';
 import { deleteFiles, recordFile, type ReceivedFile } from '../../files/files.service.js';
+import { messageDriveAttachments } from '../../../db/schema/index.js';
 import { storeMentions } from './mentions.js';
 import type { TaskAccess } from '../tasks.policy.js';
 import { authorizeChat, authorizeMessage } from './messages.policy.js';
 import { loadMessages } from './messages.presenter.js';
 import type { MessageDto, MessagesQueryInput, SendMessageInput } from './messages.schemas.js';
+
+/** A cloud-drive file as attached: read from the sender's drive before the transaction (cloud-drive module). */
+export interface DriveAttachmentInput {
+  driveFileId: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  webUrl: string;
+}
 
 /**
  * The task chat. A message is not a task change: no history row, and the task is not stamped. The
@@ -61,13 +71,21 @@ export async function authorizeSend(ctx: Ctx, taskId: number): Promise<void> {
 
 /**
  * Posts a message. Files come either uploaded with it (multipart, recorded here in the transaction
- * as the task space's attachments) or as `fileIds` of files the caller uploaded earlier.
+ * as the task space's attachments), as `fileIds` of files the caller uploaded earlier, or as
+ * references to files of the sender's cloud drive (checked there by the cloud-drive module).
  */
-export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, input: SendMessageInput, uploads: ReceivedFile[] = []): Promise<MessageDto> {
+export async function sendMessage(
+  ctx: Ctx,
+  store: FileStore,
+  taskId: number,
+  input: SendMessageInput,
+  uploads: ReceivedFile[] = [],
+  driveFiles: DriveAttachmentInput[] = [],
+): Promise<MessageDto> {
   const { db, actor } = ctx;
   const task = await authorizeChat(db, actor, taskId, 'send');
   const fileIds = input.fileIds ?? [];
-  requireContent(input.text, uploads.length + fileIds.length);
+  requireContent(input.text, uploads.length + fileIds.length + driveFiles.length);
   if (input.replyToId != null) {
     const [target] = await queryRows<{ id: number }>(db, sql`select id from task_messages where id = ${input.replyToId} and task_id = ${taskId}`);
     if (!target) throw new AppError('VALIDATION_FAILED', 'replyToId must name a message of this task', [{ path: '/replyToId', message: 'is not a message of this task' }]);
@@ -107,20 +125,46 @@ export async function sendMessage(ctx: Ctx, store: FileStore, taskId: number, in
           select ${actor.organizationId}, ${messageId}, f.id, (f.n - 1)::int from unnest(${idArray(attached)}) with ordinality as f(id, n)`,
     );
   }
+  await attachDriveFiles(ctx, messageId, driveFiles);
   await storeMentions(ctx, taskId, messageId, input.text, false);
   const message = await loadOne(ctx, messageId);
   emitMessage(ctx, 'message.created', task, message);
   return message;
 }
 
+async function attachDriveFiles(ctx: Ctx, messageId: number, driveFiles: DriveAttachmentInput[]): Promise<void> {
+  if (driveFiles.length === 0) return;
+  await ctx.db.insert(messageDriveAttachments).values(
+    driveFiles.map((f, position) => ({ organizationId: ctx.actor.organizationId, messageId, ...f, attachedById: ctx.actor.userId, position })),
+  );
+}
+
 /** The author rewrites the text; mentions follow the new text. */
-export async function editMessageText(ctx: Ctx, taskId: number, messageId: number, text: string): Promise<MessageDto> {
+export function editMessageText(ctx: Ctx, taskId: number, messageId: number, text: string): Promise<MessageDto> {
+  return editMessage(ctx, taskId, messageId, { text });
+}
+
+/**
+ * The author's edit: a new text (mentions follow it) and/or a new set of drive attachments, which
+ * replaces the old one. A message must keep a text or an attachment.
+ */
+export async function editMessage(ctx: Ctx, taskId: number, messageId: number, change: { text?: string; driveFiles?: DriveAttachmentInput[] }): Promise<MessageDto> {
   const { db, actor } = ctx;
   const { task } = await authorizeMessage(db, actor, taskId, messageId, 'edit');
-  const [files] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from message_attachments where message_id = ${messageId}`);
-  requireContent(text, Number(files?.n ?? 0));
+  if (change.driveFiles) {
+    await db.execute(sql`delete from message_drive_attachments where message_id = ${messageId}`);
+    await attachDriveFiles(ctx, messageId, change.driveFiles);
+  }
+  const [current] = await queryRows<{ text: string; n: number }>(
+    db,
+    sql`select m.text, ((select count(*) from message_attachments a where a.message_id = m.id)
+          + (select count(*) from message_drive_attachments d where d.message_id = m.id))::int as n
+        from task_messages m where m.id = ${messageId}`,
+  );
+  const text = change.text ?? current!.text;
+  requireContent(text, Number(current!.n));
   await db.execute(sql`update task_messages set text = ${text}, edited_at = now(), updated_at = now() where id = ${messageId}`);
-  await storeMentions(ctx, taskId, messageId, text, true);
+  if (change.text !== undefined) await storeMentions(ctx, taskId, messageId, text, true);
   const message = await loadOne(ctx, messageId);
   emitMessage(ctx, 'message.updated', task, message);
   return message;

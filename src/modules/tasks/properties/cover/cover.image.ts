@@ -13,6 +13,11 @@ export interface ImageFacts {
  * the server spend seconds and gigabytes on it.
  */
 const MAX_PIXELS = 40_000_000;
+/**
+ * An existing file chosen as a cover is read into memory to be decoded (it may live in a bucket):
+ * no image worth showing as a cover comes near this, and an attachment past it is refused.
+ */
+export const MAX_COVER_BYTES = 64 * 1024 * 1024;
 /** Samples per side: 64 × 64 points are enough to tell a cover's main colour and cost nothing. */
 const GRID = 64;
 
@@ -33,9 +38,9 @@ interface Pixels {
  * 40 MP photo costs tens of milliseconds and never blocks the event loop. Nearest-neighbour keeps
  * real pixels of the image rather than blends, as the colour count below expects.
  */
-async function thumbnail(path: string): Promise<Pixels> {
+async function thumbnail(image: Buffer): Promise<Pixels> {
   try {
-    const { data, info } = await sharp(path, { limitInputPixels: MAX_PIXELS })
+    const { data, info } = await sharp(image, { limitInputPixels: MAX_PIXELS })
       .rotate()
       .resize(GRID, GRID, { fit: 'inside', withoutEnlargement: true, kernel: 'nearest' })
       .ensureAlpha()
@@ -89,11 +94,12 @@ export function dominantColor({ width, height, data, channels }: Pixels): string
  * Size (as shown) and dominant colour of a stored image, measured from the file whatever a files
  * row says. Runs outside any transaction: decoding takes time, and a transaction must not wait on it.
  */
-export async function analyzeImage(path: string, mimeType: string): Promise<ImageFacts> {
+export async function analyzeImage(load: () => Promise<Buffer>, mimeType: string): Promise<ImageFacts> {
   if (!COVER_TYPES.has(mimeType)) throw new AppError('INVALID_FILE', 'a cover must be a PNG, JPEG, WebP, GIF or AVIF image');
-  const meta = await sharp(path).metadata().catch(() => null);
+  const image = await load();
+  const meta = await sharp(image).metadata().catch(() => null);
   if (!meta?.width || !meta.height) throw unreadable('its size is unknown');
   if (meta.width * meta.height > MAX_PIXELS) throw unreadable(`it has more than ${MAX_PIXELS} pixels`);
-  const pixels = await thumbnail(path);
+  const pixels = await thumbnail(image);
   return { width: meta.autoOrient.width, height: meta.autoOrient.height, dominantColor: dominantColor(pixels) };
 }

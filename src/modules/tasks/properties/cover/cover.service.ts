@@ -9,7 +9,7 @@ import { deleteFiles, recordFile, type FileRow, type ReceivedFile } from '../../
 import { HISTORY } from '../../history/history.service.js';
 import { authorizeProperty } from '../properties.policy.js';
 import { beginTaskChange, finishTaskChange, type TaskWithHistory } from '../task-change.js';
-import { analyzeImage, type ImageFacts } from './cover.image.js';
+import { analyzeImage, MAX_COVER_BYTES, type ImageFacts } from './cover.image.js';
 
 /** Where a new cover comes from: a fresh upload, or an image file the organization already holds. */
 export type CoverSource = { upload: ReceivedFile; facts: ImageFacts } | { fileId: number; facts: ImageFacts };
@@ -37,13 +37,13 @@ async function readableFile(ctx: Ctx, fileId: number, lock: boolean): Promise<Fi
 export async function inspectCoverFile(ctx: Ctx, store: FileStore, taskId: number, fileId: number): Promise<CoverSource> {
   await authorizeCoverChange(ctx, taskId);
   const file = await readableFile(ctx, fileId, false);
-  const facts = await analyzeImage(store.locate(file.key), file.mimeType);
+  const facts = await analyzeImage(() => store.readAll(file.key, MAX_COVER_BYTES), file.mimeType);
   return { fileId, facts };
 }
 
-/** Measures an upload received for a cover (its bytes are already on disk, its type checked). */
+/** Measures an upload received for a cover (its bytes are already stored, its type checked). */
 export async function inspectCoverUpload(store: FileStore, upload: ReceivedFile): Promise<CoverSource> {
-  return { upload, facts: await analyzeImage(store.locate(upload.key), upload.mimeType) };
+  return { upload, facts: await analyzeImage(() => store.readAll(upload.key, MAX_COVER_BYTES), upload.mimeType) };
 }
 
 /**
