@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client.js';
 import { withTransaction } from '../db/tx.js';
 import { actorOf, type Actor } from './auth.js';
@@ -80,6 +81,28 @@ export function writeForUser<T>(app: FastifyInstance, userId: number, fn: (db: Q
  */
 export function unscopedWrite<T>(app: FastifyInstance, log: FastifyBaseLogger, fn: (db: Queryable) => Promise<T>): Promise<T> {
   return transact(app, 0, null, log, (hooks) => fn(hooks.db));
+}
+
+/**
+ * A write about one user made without their session (an OAuth callback, a messenger binding), filed
+ * under the organization they act in (the active one, else any they are an active member of) so that
+ * its events reach them. `organizationId` is null for a user in no organization: the write then
+ * records no events.
+ */
+export async function writeAboutUser<T>(
+  app: FastifyInstance,
+  userId: number,
+  fn: (db: Queryable, organizationId: number | null) => Promise<T>,
+): Promise<T> {
+  const [home] = await queryRows<{ org: number | null }>(
+    app.database.db,
+    sql`select coalesce(u.active_organization_id,
+          (select om.organization_id from organization_members om where om.user_id = u.id and om.active and om.deleted_at is null limit 1)) as org
+        from users u where u.id = ${userId}`,
+  );
+  if (home?.org == null) return writeForUser(app, userId, (db) => fn(db, null));
+  const org = Number(home.org);
+  return systemWrite(app, org, (sys) => fn(sys.db, org));
 }
 
 /**

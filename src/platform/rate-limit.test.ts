@@ -9,6 +9,7 @@ import { expectProblem, useTestApp } from '../test/app.js';
 import { sha256 } from './crypto.js';
 import { runJob } from './jobs.js';
 import { postgresHit, redisHit } from './rate-limit.js';
+import { countRateLimitStatements } from '../test/queries.js';
 
 const t = useTestApp();
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -71,7 +72,7 @@ describe('the PostgreSQL counter under load', () => {
     const hit = postgresHit(t.database.db, 100);
     const key = `test:${randomUUID()}`;
     let elapsed = 0;
-    const statements = await countStatements(async () => {
+    const statements = await countRateLimitStatements(t, async () => {
       const started = Date.now();
       for (let i = 1; i <= 50; i++) expect((await hit(key, 60_000)).current).toBe(i);
       elapsed = Date.now() - started;
@@ -84,24 +85,6 @@ describe('the PostgreSQL counter under load', () => {
     expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 50 }]);
   });
 });
-
-/** Rate-limit statements sent while `run` ran (countQueries leaves them out on purpose). */
-async function countStatements(run: () => Promise<unknown>): Promise<number> {
-  const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = client.query;
-  let n = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
-    if ((typeof first === 'string' ? first : (first?.text ?? '')).includes('insert into rate_limits')) n++;
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    client.query = original;
-  }
-  return n;
-}
 
 describe.skipIf(!onPostgres)('rate limits shared through PostgreSQL', () => {
   const apps: FastifyInstance[] = [];

@@ -48,11 +48,13 @@ export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void =
   const upsert = async (rows: Row[]) => {
     const answers = await queryRows<{ key: string; current: number; ttl: number }>(db, UPSERT(JSON.stringify(rows)), { prepare: 'rate-limit' });
     const now = Date.now();
+    // By key: a sync carries every busy key, so a search per answer would grow with their square.
+    const sent = new Map(rows.map((r) => [r.key, r.n]));
     for (const answer of answers) {
       const c = counters.get(answer.key);
-      const row = rows.find((r) => r.key === answer.key);
-      if (!c || !row) continue;
-      c.pending -= row.n;
+      const n = sent.get(answer.key);
+      if (!c || n === undefined) continue;
+      c.pending -= n;
       c.known = Number(answer.current);
       c.syncedAt = now;
       c.resetAt = now + Number(answer.ttl);

@@ -1,17 +1,15 @@
 import type { TestKit } from './app.js';
 
-/**
- * How many statements the app sent to the database while `run` ran, not counting the rate limiter's
- * counter on PostgreSQL (a shared row it syncs on a timer of its own, whatever the request asked).
- */
-export async function countQueries(kit: TestKit, run: () => Promise<unknown>): Promise<number> {
+const RATE_LIMIT = 'insert into rate_limits';
+
+/** How many statements the app sent to the database while `run` ran that `counts` accepts (by their SQL text). */
+export async function countStatements(kit: TestKit, run: () => Promise<unknown>, counts: (text: string) => boolean = () => true): Promise<number> {
   const client = (kit.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
   const original = client.query;
   let n = 0;
   client.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0] as string | { text?: string } | undefined;
-    const text = typeof first === 'string' ? first : (first?.text ?? '');
-    if (!text.includes('insert into rate_limits')) n++;
+    if (counts(typeof first === 'string' ? first : (first?.text ?? ''))) n++;
     return original.apply(this, args);
   };
   try {
@@ -21,3 +19,13 @@ export async function countQueries(kit: TestKit, run: () => Promise<unknown>): P
   }
   return n;
 }
+
+/**
+ * How many statements the app sent to the database while `run` ran, not counting the rate limiter's
+ * counter on PostgreSQL (a shared row it syncs on a timer of its own, whatever the request asked).
+ */
+export const countQueries = (kit: TestKit, run: () => Promise<unknown>): Promise<number> => countStatements(kit, run, (text) => !text.includes(RATE_LIMIT));
+
+/** The rate limiter's own statements while `run` ran. */
+export const countRateLimitStatements = (kit: TestKit, run: () => Promise<unknown>): Promise<number> =>
+  countStatements(kit, run, (text) => text.includes(RATE_LIMIT));

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { EXPORT_FIELDS, type ExportField } from '../tasks/export/export.schemas.js';
+import type { NewTask } from './task-writer.js';
 
 // Pure: a CSV document in the export's format → rows of typed values with names still unresolved
 // (columns, people, labels are looked up by the service), plus every error found, per row.
@@ -26,24 +27,18 @@ export interface CsvError {
   message: string;
 }
 
-export interface CsvRow {
+/** A row as read: the task's own fields as an import writes them, its references still by name. */
+export interface CsvRow
+  extends Pick<
+    NewTask,
+    'name' | 'status' | 'importance' | 'dateBegin' | 'dateEnd' | 'dateBeginWithoutTime' | 'dateEndWithoutTime' | 'planTime' | 'blockReason' | 'color' | 'archived'
+  > {
   /** 1-based line of the document (the header is row 1). */
   row: number;
-  name: string;
-  status: number;
   column: string | null;
   assignees: string[];
   members: string[];
   labels: string[];
-  importance: number;
-  dateBegin: string | null;
-  dateEnd: string | null;
-  dateBeginWithoutTime: string | null;
-  dateEndWithoutTime: string | null;
-  planTime: number;
-  blockReason: string | null;
-  color: string | null;
-  archived: boolean;
 }
 
 export interface CsvMapping {

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
-import { withTransaction } from '../../db/tx.js';
-import { systemWrite, type Ctx } from '../../platform/context.js';
+import { systemWrite, writeAboutUser, type Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import type { MessengerBot } from './messenger.bot.js';
@@ -150,15 +149,12 @@ export async function redeem(
   const username = await bot.botUsername();
   const live = sql`code = ${code} and status = 'pending' and code_expires_at > now()`;
   if (chat.kind !== 'group') {
-    const [owner] = await queryRows<{ userId: number; org: number | null }>(
+    const [owner] = await queryRows<{ userId: number }>(
       app.database.db,
-      sql`select mi.user_id as "userId", coalesce(u.active_organization_id,
-            (select om.organization_id from organization_members om where om.user_id = mi.user_id and om.active and om.deleted_at is null limit 1)) as org
-          from messenger_integrations mi join users u on u.id = mi.user_id
-          where mi.code = ${code} and mi.status = 'pending' and mi.code_expires_at > now()`,
+      sql`select user_id as "userId" from messenger_integrations where ${live}`,
     );
     if (owner) {
-      const bind = async (db: Queryable) => {
+      return writeAboutUser(app, Number(owner.userId), async (db, org) => {
         const [row] = await queryRows<PersonalRow>(
           db,
           sql`update messenger_integrations set status = 'active', code = null, code_expires_at = null, chat_id = ${chat.chatId},
@@ -166,13 +162,10 @@ export async function redeem(
               where ${live} returning ${P}`,
         );
         const redeemed = row ? { kind: 'personal' as const, userId: Number(row.userId), integration: presentPersonal(row, username) } : null;
-        if (row && owner.org !== null) emitPersonal(db, 'integration.connected', row, username);
+        if (row && org !== null) emitPersonal(db, 'integration.connected', row, username);
         await then?.(db, redeemed);
         return redeemed;
-      };
-      return owner.org === null
-        ? withTransaction(app.database.db, ({ tx }) => bind(tx))
-        : systemWrite(app, Number(owner.org), (sys) => bind(sys.db));
+      });
     }
   }
   if (chat.kind !== 'private') {
