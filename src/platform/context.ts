@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client.js';
 import { withTransaction } from '../db/tx.js';
 import { actorOf, type Actor } from './auth.js';
-import { flushEvents, openEventBuffer } from './events.js';
+import { flushEvents, openEventBuffer, type RecordedEvent } from './events.js';
+import { scopesOf, type Change } from './read-cache.js';
 import { notifyChange } from './event-bus.js';
 
 /** What every use case receives: who acts, where to query, and what to do once the write commits. */
@@ -29,23 +30,43 @@ function transact<T>(
   fn: (hooks: Omit<Ctx, 'actor'>) => Promise<T>,
 ): Promise<T> {
   const written = new Set([organizationId]);
+  // Until the commit says otherwise, every organization touched changed as a whole.
+  let committed: Change | null = null;
   return withTransaction(
     app.database.db,
     async ({ tx, afterCommit, onRollback }) => {
       openEventBuffer(tx, organizationId, actorId);
       const result = await fn({ db: tx, afterCommit, onRollback });
-      const organizations = await flushEvents(tx, app.events.listeners);
-      for (const org of organizations) written.add(org);
-      // Other instances learn of the change on commit only (NOTIFY is transactional).
-      if (app.database.kind === 'postgres') await queryRows(tx, notifyChange(app.events.notice(written, actorId)), { prepare: 'notify-change' });
-      if (organizations.size > 0) afterCommit(() => app.events.committed(organizations));
+      // Other instances learn of the change on commit only (NOTIFY is transactional); it rides on the
+      // statement that records the events when there are any.
+      const postgres = app.database.kind === 'postgres';
+      let sent: string | null = null;
+      const notify = (events: readonly RecordedEvent[]) => notifyChange((sent = app.events.notice(changeOf(written, events, actorId))));
+      const events = await flushEvents(tx, app.events.listeners, { notify: postgres ? notify : undefined });
+      const change = changeOf(written, events, actorId);
+      for (const org of change.organizationIds) written.add(org);
+      // A later round of events (rare) can widen what the first round's NOTIFY said.
+      const notice = app.events.notice(change);
+      if (postgres && notice !== sent) await queryRows(tx, notifyChange(notice), { prepare: 'notify-change' });
+      const organizations = new Set(events.map((e) => e.organizationId));
+      afterCommit(() => {
+        committed = change;
+        if (organizations.size > 0) app.events.committed(organizations);
+      });
       return result;
     },
     (err) => log.error({ err }, 'after-commit handler failed'),
   ).finally(() => {
     // After the outcome is known, whatever it is: a read that began before now is not kept.
-    app.events.changed({ organizationIds: written, userId: actorId });
+    app.events.changed(committed ?? { organizationIds: written, userId: actorId });
   });
+}
+
+/** What a transaction changed: the organizations it wrote to, and for those whose events allow it, which parts. */
+function changeOf(written: ReadonlySet<number>, events: readonly RecordedEvent[], userId: number | null): Change {
+  const organizationIds = new Set(written);
+  for (const e of events) organizationIds.add(e.organizationId);
+  return { organizationIds, userId, scoped: scopesOf(events) };
 }
 
 /** Runs a writing use case in one transaction as the request's actor. */

@@ -14,10 +14,22 @@ interface Notice extends Change {
   instance: string;
 }
 
+// PostgreSQL takes NOTIFY payloads below 8000 bytes; past this a change is told as whole organizations.
+const MAX_SCOPED_NOTICE = 7000;
+
 function parseNotice(payload: string | undefined): Notice | null {
-  const m = /^([0-9a-f]+):([\d,]+);(\d*)$/.exec(payload ?? '');
+  const m = /^([0-9a-f]+):([\d,]+);(\d*)(?:;([\w.=/]*))?$/.exec(payload ?? '');
   if (!m) return null;
-  return { instance: m[1]!, organizationIds: m[2]!.split(',').filter(Boolean).map(Number), userId: m[3] ? Number(m[3]) : null };
+  const notice: Notice = { instance: m[1]!, organizationIds: m[2]!.split(',').filter(Boolean).map(Number), userId: m[3] ? Number(m[3]) : null };
+  if (m[4] !== undefined) {
+    notice.scoped = new Map(
+      m[4].split('/').filter(Boolean).map((part) => {
+        const [org, keys] = part.split('=');
+        return [Number(org), (keys ?? '').split('.').filter(Boolean)] as const;
+      }),
+    );
+  }
+  return notice;
 }
 
 /** The statement a PostgreSQL write transaction ends with: delivered to every listener on commit only. */
@@ -50,9 +62,15 @@ export class EventBus {
     return () => this.subscribers.delete(fn);
   }
 
-  /** What one write transaction tells the other instances: `instance:orgs;user` (org 0 = unknown). */
-  notice(organizationIds: Iterable<number>, userId: number | null): string {
-    return `${this.instance}:${[...organizationIds].join(',')};${userId ?? ''}`;
+  /**
+   * What one write transaction tells the other instances: `instance:orgs;user` (org 0 = unknown),
+   * then `;org=part.part/…` for the organizations changed only in those parts.
+   */
+  notice(change: Change): string {
+    const whole = `${this.instance}:${[...change.organizationIds].join(',')};${change.userId ?? ''}`;
+    if (!change.scoped) return whole;
+    const scoped = `${whole};${[...change.scoped].map(([org, parts]) => `${org}=${parts.join('.')}`).join('/')}`;
+    return scoped.length <= MAX_SCOPED_NOTICE ? scoped : whole;
   }
 
   /** Every committed write transaction, of this instance or (on PostgreSQL) of another. */

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client.js';
 import type { EventType } from './event-types.js';
 
@@ -83,11 +83,14 @@ export const envelopeOf = (e: RecordedEvent): EventEnvelope => ({
 });
 
 /**
- * Runs inside the transaction with each round of recorded events and may emit more (notifications
- * emit notification.created; webhooks queue deliveries). What it writes commits or rolls back with
- * the change that caused it.
+ * Reacts to each round of a transaction's events, inside the transaction, in two phases so that the
+ * organization's change-log counter (a row lock held until COMMIT) is taken as late as possible:
+ * the listener itself runs before the events have ids and reads what it needs; the write it answers
+ * runs once they have them (`e.id`, `e.at` are then final on the same objects) and may emit more
+ * (notifications emit notification.created). Everything written commits or rolls back with the change.
  */
-export type TransactionalListener = (db: Queryable, events: RecordedEvent[], emitMore: (e: EventInput) => void) => Promise<void>;
+export type TransactionalListener = (db: Queryable, events: RecordedEvent[]) => Promise<ListenerWrite | void>;
+export type ListenerWrite = (emitMore: (e: EventInput) => void) => Promise<void>;
 
 interface Buffer {
   organizationId: number;
@@ -147,25 +150,58 @@ export function discardEventsSince(db: Queryable, mark: number): void {
 
 const MAX_ROUNDS = 4;
 
+export interface FlushOptions {
+  /**
+   * A NOTIFY for other instances, folded into the statement that records the first round (no round
+   * trip of its own); told that round's events.
+   */
+  notify?: (events: readonly RecordedEvent[]) => SQL;
+}
+
 /**
  * Records every event emitted in this transaction and lets the listeners react, round after round
- * (a listener's events go to the listeners again). Answers the organizations that got events.
+ * (what a listener's write emits goes to the listeners again). Per round: payloads completed,
+ * listeners read, then one statement takes the ids and inserts the rows (the counter's row lock is
+ * held from there to COMMIT, so only that statement, the listeners' writes and COMMIT serialize the
+ * organization's writers), then the listeners write. Answers every recorded event.
  */
-export async function flushEvents(db: Queryable, listeners: TransactionalListener[]): Promise<Set<number>> {
+export async function flushEvents(db: Queryable, listeners: TransactionalListener[], options: FlushOptions = {}): Promise<RecordedEvent[]> {
   const buffer = buffers.get(db);
-  const touched = new Set<number>();
-  if (!buffer) return touched;
+  const recorded: RecordedEvent[] = [];
+  if (!buffer) return recorded;
   for (let round = 0; buffer.pending.length > 0; round++) {
     if (round >= MAX_ROUNDS) throw new Error('event listeners keep emitting: a listener reacts to its own events');
     const pending = buffer.pending.splice(0);
     await complete(db, pending);
-    const recorded = await record(db, pending.filter((e) => !e.dropped));
-    for (const e of recorded) touched.add(e.organizationId);
-    for (const listener of listeners) await listener(db, recorded, (e) => emit(db, e));
+    const events = pending.filter((e) => !e.dropped).map(provisional);
+    const writes: ListenerWrite[] = [];
+    for (const listener of listeners) {
+      const write = await listener(db, events);
+      if (write) writes.push(write);
+    }
+    recorded.push(...events);
+    const notify = round === 0 && options.notify ? options.notify(events) : null;
+    await record(db, events, notify);
+    for (const write of writes) await write((e) => emit(db, e));
   }
   buffers.delete(db);
-  return touched;
+  return recorded;
 }
+
+// What listeners see before the ids are taken; record() fills in id and at on the same object.
+const provisional = (e: PendingEvent): RecordedEvent => ({
+  organizationId: e.organizationId,
+  id: 0,
+  type: e.type,
+  spaceId: e.spaceId ?? null,
+  projectId: e.projectId ?? null,
+  taskId: e.taskId ?? null,
+  actorId: e.actorId ?? null,
+  userId: e.userId ?? null,
+  editorsOnly: e.editorsOnly ?? false,
+  at: '',
+  payload: e.payload ?? null,
+});
 
 async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
   const groups = new Map<string, { completer: Completer; byOrg: Map<number, PendingEvent[]> }>();
@@ -182,60 +218,50 @@ async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
   }
 }
 
-interface Row {
-  organizationId: number;
-  id: number;
-  at: Date | string;
-}
-
-/** Takes ids from each organization's counter (row-locked until commit) and inserts the rows. */
-async function record(db: Queryable, pending: PendingEvent[]): Promise<RecordedEvent[]> {
-  const byOrg = new Map<number, PendingEvent[]>();
-  for (const e of pending) byOrg.set(e.organizationId, [...(byOrg.get(e.organizationId) ?? []), e]);
-  const out: RecordedEvent[] = [];
-  for (const [org, events] of [...byOrg].sort(([a], [b]) => a - b)) {
-    const [counter] = await queryRows<{ lastId: number }>(
-      db,
-      sql`insert into event_counters (organization_id, last_id) values (${org}, ${events.length})
-          on conflict (organization_id) do update set last_id = event_counters.last_id + excluded.last_id
-          returning last_id as "lastId"`,
-    );
-    const first = Number(counter!.lastId) - events.length + 1;
-    const rows = events.map((e, i) => ({
-      id: first + i,
+/**
+ * Gives the events their ids and inserts them: one statement per organization (the counter's upsert,
+ * whose row lock orders the organization's writers, and the insert), carrying the NOTIFY when given.
+ */
+async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null): Promise<void> {
+  const byOrg = new Map<number, RecordedEvent[]>();
+  for (const e of events) byOrg.set(e.organizationId, [...(byOrg.get(e.organizationId) ?? []), e]);
+  const orgs = [...byOrg.keys()].sort((a, b) => a - b);
+  if (orgs.length === 0 && notify) await db.execute(notify);
+  for (const [i, org] of orgs.entries()) {
+    const batch = byOrg.get(org)!;
+    const rows = batch.map((e, index) => ({
+      i: index,
       type: e.type,
-      space_id: e.spaceId ?? null,
-      project_id: e.projectId ?? null,
-      task_id: e.taskId ?? null,
-      actor_id: e.actorId ?? null,
-      user_id: e.userId ?? null,
-      editors_only: e.editorsOnly ?? false,
-      payload: e.payload ?? null,
+      space_id: e.spaceId,
+      project_id: e.projectId,
+      task_id: e.taskId,
+      actor_id: e.actorId,
+      user_id: e.userId,
+      editors_only: e.editorsOnly,
+      payload: e.payload,
     }));
-    const inserted = await queryRows<Row>(
+    const withNotify = notify !== null && i === 0;
+    const inserted = await queryRows<{ id: number; at: Date | string }>(
       db,
-      sql`insert into events (organization_id, id, type, space_id, project_id, task_id, actor_id, user_id, editors_only, payload)
-          select ${org}, r.id, r.type, r.space_id, r.project_id, r.task_id, r.actor_id, r.user_id, r.editors_only, coalesce(r.payload, 'null'::jsonb)
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(id bigint, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, editors_only boolean, payload jsonb)
-          returning organization_id as "organizationId", id, at`,
+      sql`with c as (
+            insert into event_counters (organization_id, last_id) values (${org}, ${rows.length})
+            on conflict (organization_id) do update set last_id = event_counters.last_id + excluded.last_id
+            returning last_id),
+          ins as (
+            insert into events (organization_id, id, type, space_id, project_id, task_id, actor_id, user_id, editors_only, payload)
+            select ${org}, c.last_id - ${rows.length} + 1 + r.i, r.type, r.space_id, r.project_id, r.task_id, r.actor_id, r.user_id, r.editors_only,
+                   coalesce(r.payload, 'null'::jsonb)
+            from c, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as r(i int, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, editors_only boolean, payload jsonb)
+            returning id, at)
+          ${withNotify ? sql`, n as (${notify}) select ins.id, ins.at from n left join ins on true` : sql`select id, at from ins`}`,
+      { prepare: withNotify ? 'events-record-notify' : 'events-record' },
     );
-    const atById = new Map(inserted.map((r) => [Number(r.id), new Date(r.at).toISOString()]));
-    rows.forEach((r, i) =>
-      out.push({
-        organizationId: org,
-        id: r.id,
-        type: events[i]!.type,
-        spaceId: r.space_id,
-        projectId: r.project_id,
-        taskId: r.task_id,
-        actorId: r.actor_id,
-        userId: r.user_id,
-        editorsOnly: r.editors_only,
-        at: atById.get(r.id)!,
-        payload: r.payload,
-      }),
-    );
+    // Ids were taken in the batch's order.
+    inserted.sort((a, b) => Number(a.id) - Number(b.id));
+    batch.forEach((e, k) => {
+      e.id = Number(inserted[k]!.id);
+      e.at = new Date(inserted[k]!.at).toISOString();
+    });
   }
-  return out;
 }

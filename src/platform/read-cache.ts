@@ -21,6 +21,49 @@ declare module 'fastify' {
 export interface Change {
   organizationIds: Iterable<number>;
   userId: number | null;
+  /**
+   * Organizations whose change reached only these parts (`t<task>`, `p<project>`): only the answers
+   * that show them are dropped (and every space-wide list). An organization named in
+   * `organizationIds` but not here changed as a whole.
+   */
+  scoped?: ReadonlyMap<number, readonly string[]>;
+}
+
+// Events that change what task reads and boards show and nothing about who may read what: a change
+// made of only these drops the answers of its tasks and projects, not the whole organization's.
+// A task's link to another project ('stages' in task.updated) is left out: the project it leaves
+// is not named by the event.
+const SCOPED = new Set(['task.created', 'task.updated', 'task.moved', 'task.left', 'message.created', 'message.updated', 'message.deleted',
+  'message.pinned', 'message.reaction.added', 'message.reaction.removed', 'notification.created', 'notification.updated']);
+
+interface ScopeFacts {
+  organizationId: number;
+  type: string;
+  taskId: number | null;
+  projectId: number | null;
+  payload: unknown;
+}
+
+/** The parts each organization's events reached, for organizations whose events are all SCOPED. */
+export function scopesOf(events: readonly ScopeFacts[]): Map<number, string[]> {
+  const keys = new Map<number, Set<string> | null>();
+  for (const e of events) {
+    const payload = e.payload as { changes?: unknown; task?: { stages?: Array<{ projectId?: unknown }> } } | null;
+    const linked = Array.isArray(payload?.changes) && payload.changes.includes('stages') && e.type === 'task.updated';
+    if (!SCOPED.has(e.type) || linked) {
+      keys.set(e.organizationId, null);
+      continue;
+    }
+    if (!keys.has(e.organizationId)) keys.set(e.organizationId, new Set());
+    const set = keys.get(e.organizationId);
+    if (!set) continue;
+    if (e.taskId !== null) set.add(`t${e.taskId}`);
+    if (e.projectId !== null) set.add(`p${e.projectId}`);
+    for (const s of payload?.task?.stages ?? []) if (typeof s.projectId === 'number') set.add(`p${s.projectId}`);
+  }
+  const out = new Map<number, string[]>();
+  for (const [org, set] of keys) if (set) out.set(org, [...set]);
+  return out;
 }
 
 interface Answer {
@@ -92,13 +135,23 @@ export class ReadCache {
 
   changed(change: Change): void {
     const now = ++this.clock;
+    let whole = false;
     for (const org of change.organizationIds) {
       // 0 is a registration's "no organization yet": its user and organization are new, so nothing
       // kept can show them, and an existing organization it touches (an invite join) is named by
       // its events. Forgetting everything here made every sign-up empty every instance's cache.
-      if (org !== 0) this.stamps.set(`o${org}`, now);
+      if (org === 0) continue;
+      const parts = change.scoped?.get(org);
+      if (!parts) {
+        whole = true;
+        this.stamps.set(`o${org}`, now);
+        continue;
+      }
+      this.stamps.set(`o${org}:${ALL_LISTS}`, now);
+      for (const part of parts) this.stamps.set(`o${org}:${part}`, now);
     }
-    if (change.userId) this.stamps.set(`u${change.userId}`, now);
+    // A change of tasks alone says nothing about its author's credential.
+    if (change.userId && (whole || change.scoped === undefined)) this.stamps.set(`u${change.userId}`, now);
   }
 
   forgetAll(): void {
@@ -107,10 +160,11 @@ export class ReadCache {
     this.entries.clear();
   }
 
-  private stampOf(organizationId: number, userId?: number): number {
+  private stampOf(organizationId: number, userId?: number, part?: string): number {
     const org = this.stamps.get(`o${organizationId}`) ?? 0;
     const user = userId === undefined ? 0 : (this.stamps.get(`u${userId}`) ?? 0);
-    return Math.max(this.epoch, org, user);
+    const shown = part === undefined ? 0 : (this.stamps.get(`o${organizationId}:${part}`) ?? 0);
+    return Math.max(this.epoch, org, user, shown);
   }
 
   // Only begin() looks at availability: leaving it forgets everything and moves the epoch past
@@ -141,28 +195,41 @@ export class ReadCache {
     this.entries.set(`c${hash}`, { kind: 'credential', value: { stamp, actor: Object.freeze(actor), until } });
   }
 
-  answer(actor: Actor, url: string): Answer | null {
-    const answer = this.liveAnswer(actor, url);
+  /** `part` is what the answer shows (partOf): changes elsewhere in the organization leave it. */
+  answer(actor: Actor, url: string, part: string): Answer | null {
+    const answer = this.liveAnswer(actor, url, part);
     this.lookups.answer[answer ? 'hit' : 'miss']++;
     return answer;
   }
 
-  private liveAnswer(actor: Actor, url: string): Answer | null {
+  private liveAnswer(actor: Actor, url: string, part: string): Answer | null {
     const key = answerKey(actor, url);
     const e = this.entries.get(key);
     if (e?.kind !== 'answer') return null;
-    if (e.value.stamp !== this.stampOf(actor.organizationId)) {
+    if (e.value.stamp !== this.stampOf(actor.organizationId, undefined, part)) {
       this.entries.delete(key);
       return null;
     }
     return e.value;
   }
 
-  keepAnswer(actor: Actor, url: string, begin: number, body: string, headers: Record<string, string>): void {
-    const stamp = this.stampOf(actor.organizationId);
+  keepAnswer(actor: Actor, url: string, part: string, begin: number, body: string, headers: Record<string, string>): void {
+    const stamp = this.stampOf(actor.organizationId, undefined, part);
     if (stamp > begin) return;
     this.entries.set(answerKey(actor, url), { kind: 'answer', value: { stamp, body, headers } });
   }
+}
+
+// Every list wider than one project (a space's tasks) is dropped by any change of a task.
+const ALL_LISTS = 'S';
+
+/** What a cached route's answer shows: one task, one project's tasks, or (anything else) a wider list. */
+function partOf(request: FastifyRequest): string {
+  const params = request.params as { taskId?: unknown; projectId?: unknown };
+  const route = request.routeOptions.url ?? '';
+  if (route === '/tasks/:taskId') return `t${Number(params.taskId)}`;
+  if (route.startsWith('/projects/:projectId/tasks')) return `p${Number(params.projectId)}`;
+  return ALL_LISTS;
 }
 
 // Per caller: the same URL answers differently to users with different roles.
@@ -186,7 +253,7 @@ export function registerReadCache(app: FastifyInstance, cache: ReadCache): void 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.routeOptions.config.readCache || request.method !== 'GET' || !request.actor) return;
     if (!wantsFresh(request)) {
-      const hit = cache.answer(request.actor, request.url);
+      const hit = cache.answer(request.actor, request.url, partOf(request));
       if (hit) {
         reply.headers(hit.headers).header('x-cache', 'hit').type('application/json; charset=utf-8');
         return reply.send(hit.body);
@@ -202,7 +269,7 @@ export function registerReadCache(app: FastifyInstance, cache: ReadCache): void 
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    cache.keepAnswer(request.actor, request.url, begin, payload, headers);
+    cache.keepAnswer(request.actor, request.url, partOf(request), begin, payload, headers);
     reply.header('x-cache', 'miss');
     return payload;
   });

@@ -144,7 +144,7 @@ interface RunInsert {
 
 /** The transactional listener; `onQueued` hears which organizations got runs to do. */
 export function queueRuns(onQueued: (organizationIds: number[]) => void): TransactionalListener {
-  return async (db, recorded, emitMore) => {
+  return async (db, recorded) => {
     const events = taskEvents(recorded);
     if (events.length === 0) return;
     const projectIds = new Set<number>();
@@ -164,50 +164,53 @@ export function queueRuns(onQueued: (organizationIds: number[]) => void): Transa
     );
     if (rules.length === 0) return;
     const changes = await changesOf(db, events, new Set(rules.map((r) => r.trigger.type)));
-    const depth = (depths.get(db) ?? 0) + 1;
-    const rows: RunInsert[] = [];
-    const seen = new Set<string>();
-    for (const te of events) {
-      const inProject = new Set([te.event.projectId, ...te.task.stages.map((s) => s.projectId)]);
-      for (const rule of rules) {
-        if (Number(rule.organizationId) !== te.event.organizationId) continue;
-        if (!inProject.has(Number(rule.projectId)) && rule.trigger.type !== 'left-stage') continue;
-        // One run per rule and task per change, however many of its events match.
-        const once = key(Number(rule.id), te.task.id);
-        if (seen.has(once) || !fires(rule, te, changes)) continue;
-        seen.add(once);
-        const tooDeep = depth > MAX_DEPTH;
-        rows.push({
-          organization_id: te.event.organizationId,
-          rule_id: Number(rule.id),
-          cause: `e:${te.event.id}`,
-          event_id: te.event.id,
-          task_id: te.task.id,
-          depth,
-          status: tooDeep ? 'failed' : 'pending',
-          error: tooDeep ? `stopped: rules triggered rules ${MAX_DEPTH} times in a row` : null,
-        });
-        if (tooDeep) emitMore(failedEvent(rule, te.event, rows.at(-1)!.error!));
+    // Runs are keyed by their cause's event id: queued once the events have ids.
+    return async (emitMore) => {
+      const depth = (depths.get(db) ?? 0) + 1;
+      const rows: RunInsert[] = [];
+      const seen = new Set<string>();
+      for (const te of events) {
+        const inProject = new Set([te.event.projectId, ...te.task.stages.map((s) => s.projectId)]);
+        for (const rule of rules) {
+          if (Number(rule.organizationId) !== te.event.organizationId) continue;
+          if (!inProject.has(Number(rule.projectId)) && rule.trigger.type !== 'left-stage') continue;
+          // One run per rule and task per change, however many of its events match.
+          const once = key(Number(rule.id), te.task.id);
+          if (seen.has(once) || !fires(rule, te, changes)) continue;
+          seen.add(once);
+          const tooDeep = depth > MAX_DEPTH;
+          rows.push({
+            organization_id: te.event.organizationId,
+            rule_id: Number(rule.id),
+            cause: `e:${te.event.id}`,
+            event_id: te.event.id,
+            task_id: te.task.id,
+            depth,
+            status: tooDeep ? 'failed' : 'pending',
+            error: tooDeep ? `stopped: rules triggered rules ${MAX_DEPTH} times in a row` : null,
+          });
+          if (tooDeep) emitMore(failedEvent(rule, te.event, rows.at(-1)!.error!));
+        }
       }
-    }
-    if (rows.length === 0) return;
-    await db.execute(
-      sql`insert into automation_runs (organization_id, rule_id, cause, event_id, task_id, depth, status, error, finished_at)
-          select r.organization_id, r.rule_id, r.cause, r.event_id, r.task_id, r.depth, r.status, r.error,
-                 case when r.status = 'failed' then now() end
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(organization_id bigint, rule_id bigint, cause text, event_id bigint, task_id bigint, depth smallint, status text, error text)
-          on conflict (rule_id, cause) do nothing`,
-    );
-    const stopped = rows.filter((r) => r.status === 'failed');
-    if (stopped.length > 0) {
+      if (rows.length === 0) return;
       await db.execute(
-        sql`update automation_rules set last_error = ${stopped[0]!.error}, last_run_at = now()
-            where id = any(${idArray(stopped.map((r) => r.rule_id))})`,
+        sql`insert into automation_runs (organization_id, rule_id, cause, event_id, task_id, depth, status, error, finished_at)
+            select r.organization_id, r.rule_id, r.cause, r.event_id, r.task_id, r.depth, r.status, r.error,
+                   case when r.status = 'failed' then now() end
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as r(organization_id bigint, rule_id bigint, cause text, event_id bigint, task_id bigint, depth smallint, status text, error text)
+            on conflict (rule_id, cause) do nothing`,
       );
-    }
-    const pending = rows.filter((r) => r.status === 'pending');
-    if (pending.length > 0) onQueued([...new Set(pending.map((r) => r.organization_id))]);
+      const stopped = rows.filter((r) => r.status === 'failed');
+      if (stopped.length > 0) {
+        await db.execute(
+          sql`update automation_rules set last_error = ${stopped[0]!.error}, last_run_at = now()
+              where id = any(${idArray(stopped.map((r) => r.rule_id))})`,
+        );
+      }
+      const pending = rows.filter((r) => r.status === 'pending');
+      if (pending.length > 0) onQueued([...new Set(pending.map((r) => r.organization_id))]);
+    };
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/context.js';
 import { allocateIds } from '../tasks/actions/copy.js';
-import { placeInColumn } from '../tasks/board/columns.js';
+import { lockColumns, placeInColumn } from '../tasks/board/columns.js';
 import { HISTORY, recordHistory } from '../tasks/history/history.service.js';
 
 /** A task as an import creates it: every reference already resolved to an id of ours. */
@@ -68,6 +68,8 @@ export async function writeTasks(ctx: Ctx, project: { id: number; spaceId: numbe
     column.push(r.id);
     perColumn.set(r.stageId, column);
   }
+  // Placement is serialized by the column's lock, which a user's task creation there takes too.
+  await lockColumns(db, org, [...perColumn.keys()]);
   for (const [stageId, taskIds] of perColumn) await placeInColumn(db, stageId, taskIds, undefined);
 
   const pairs = (pick: (r: (typeof rows)[number]) => number[]) => rows.flatMap((r) => [...new Set(pick(r))].map((x) => ({ t: r.id, x })));

@@ -52,7 +52,10 @@ export function queueMessages(publicUrl: string, onQueued: (organizationIds: num
     const notifications = events.filter((e) => e.type === 'notification.created');
     const board = events.filter((e) => e.projectId !== null && DESCRIBED.has(e.type));
     const rows = [...(await notificationRows(db, notifications, publicUrl)), ...(await projectRows(db, board, publicUrl))];
-    if ((await enqueue(db, rows)) > 0) onQueued([...new Set(rows.map((r) => r.organizationId).filter((o): o is number => o !== null))]);
+    if (rows.length === 0) return;
+    return async () => {
+      if ((await enqueue(db, rows)) > 0) onQueued([...new Set(rows.map((r) => r.organizationId).filter((o): o is number => o !== null))]);
+    };
   };
 }
 

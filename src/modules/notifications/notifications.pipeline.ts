@@ -11,7 +11,7 @@ import { NOTIFYING_HISTORY, historyTypeOf, taskCandidates } from './notification
  * out by type (and task events by history type) first, and the rest need at most one query per
  * kind plus one insert.
  */
-export const notificationPipeline: TransactionalListener = async (db, events, emitMore) => {
+export const notificationPipeline: TransactionalListener = async (db, events) => {
   const tasks: RecordedEvent[] = [];
   const messages: RecordedEvent[] = [];
   const reglaments: RecordedEvent[] = [];
@@ -44,12 +44,15 @@ export const notificationPipeline: TransactionalListener = async (db, events, em
   }
   if (tasks.length + messages.length + reglaments.length + joins.length + webhooks.length === 0) return;
 
-  const candidates: Candidate[] = tasks.flatMap(taskCandidates);
-  if (messages.length) candidates.push(...(await messageCandidates(db, messages)));
-  if (reglaments.length) candidates.push(...(await reglamentCandidates(db, reglaments)));
-  if (joins.length) candidates.push(...(await joinCandidates(db, joins)));
-  candidates.push(...webhooks.flatMap(webhookCandidates));
-  await deliver(db, candidates, emitMore);
+  // Candidates name their cause's event id, so they are built once the events have ids.
+  return async (emitMore) => {
+    const candidates: Candidate[] = tasks.flatMap(taskCandidates);
+    if (messages.length) candidates.push(...(await messageCandidates(db, messages)));
+    if (reglaments.length) candidates.push(...(await reglamentCandidates(db, reglaments)));
+    if (joins.length) candidates.push(...(await joinCandidates(db, joins)));
+    candidates.push(...webhooks.flatMap(webhookCandidates));
+    await deliver(db, candidates, emitMore);
+  };
 };
 
 const mayBeOwed = (r: { mandatory?: unknown; draft?: unknown } | null) => r?.mandatory !== false && r?.draft !== true;

@@ -5,7 +5,7 @@ import { buildApp } from '../../app.js';
 import { PASSWORD, useTestApp, type TestUser } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
 import { countQueries } from '../../test/queries.js';
-import { ReadCache } from '../../platform/read-cache.js';
+import { ReadCache, scopesOf } from '../../platform/read-cache.js';
 import { eventually } from '../events/realtime.fixtures.js';
 import { expectTaskForm } from './tasks.fixtures.js';
 
@@ -51,6 +51,38 @@ describe('read cache: GET /tasks/{id} and the task lists', () => {
     expect((await t.as(editor).patch(`/tasks/${task.id}/color`, { color: '#ff0000' })).statusCode).toBe(200);
     const after = await get(owner, `/tasks/${task.id}`);
     expect([after.headers['x-cache'], after.json().color]).toEqual(['miss', '#ff0000']);
+  });
+
+  it('a change of a task drops the answers showing it and leaves other projects and tasks cached; never stale for another reader', async () => {
+    const { owner, space, project, stages, task } = await taskOnBoard();
+    const other = await f.project(owner, space.id, 'Other');
+    const otherColumn = await f.stage(owner, other.id, 'Elsewhere');
+    const bystander = await f.task(owner, otherColumn.id, { name: 'Untouched' });
+    const editor = await f.spaceMember(owner, space.id, 'editor');
+    const reader = await f.spaceMember(owner, space.id, 'reader');
+    const urls = [`/tasks/${task.id}`, `/projects/${project.id}/tasks`, `/tasks/${bystander.id}`, `/projects/${other.id}/tasks`, `/spaces/${space.id}/tasks`];
+    for (const url of urls) await cached(reader, url);
+
+    expect((await t.as(editor).patch(`/tasks/${task.id}/color`, { color: '#00ff00' })).statusCode).toBe(200);
+    const one = await get(reader, `/tasks/${task.id}`);
+    expect([one.headers['x-cache'], one.json().color]).toEqual(['miss', '#00ff00']);
+    const board = await get(reader, `/projects/${project.id}/tasks`);
+    expect([board.headers['x-cache'], board.json().find((x: { id: number }) => x.id === task.id).color]).toEqual(['miss', '#00ff00']);
+    const wide = await get(reader, `/spaces/${space.id}/tasks`);
+    expect([wide.headers['x-cache'], wide.json().find((x: { id: number }) => x.id === task.id).color]).toEqual(['miss', '#00ff00']);
+    // Nothing the change did not reach was dropped.
+    expect((await get(reader, `/tasks/${bystander.id}`)).headers['x-cache']).toBe('hit');
+    expect((await get(reader, `/projects/${other.id}/tasks`)).headers['x-cache']).toBe('hit');
+
+    // Relocated to the other project: both boards are read afresh, the task on the new one only.
+    await cached(reader, `/projects/${project.id}/tasks`);
+    expect((await t.as(editor).post('/tasks/move', { taskIds: [task.id], stageId: otherColumn.id })).statusCode).toBe(200);
+    const left = await get(reader, `/projects/${project.id}/tasks`);
+    expect([left.headers['x-cache'], left.json().map((x: { id: number }) => x.id)]).toEqual(['miss', []]);
+    const arrived = await get(reader, `/projects/${other.id}/tasks`);
+    expect([arrived.headers['x-cache'], arrived.json().map((x: { id: number }) => x.id).sort()]).toEqual(['miss', [task.id, bystander.id].sort()]);
+    expect((await get(reader, `/tasks/${task.id}`)).json().stages).toEqual([expect.objectContaining({ projectId: other.id, stageId: otherColumn.id })]);
+    void stages;
   });
 
   it('keeps answers per caller: a user who may not read the task gets 404, not the cached form', async () => {
@@ -162,15 +194,46 @@ describe('read cache: the clock', () => {
     const cache = new ReadCache(true, 1 << 20, true);
     const begin = cache.begin()!;
     cache.changed({ organizationIds: [7], userId: 2 });
-    cache.keepAnswer(actor, '/tasks/1', begin, '{"stale":true}', {});
-    expect(cache.answer(actor, '/tasks/1')).toBeNull();
+    cache.keepAnswer(actor, '/tasks/1', 't1', begin, '{"stale":true}', {});
+    expect(cache.answer(actor, '/tasks/1', 't1')).toBeNull();
     // A change of another organization leaves this one's answers alone.
-    cache.keepAnswer(actor, '/tasks/1', cache.begin()!, '{"fresh":true}', {});
+    cache.keepAnswer(actor, '/tasks/1', 't1', cache.begin()!, '{"fresh":true}', {});
     cache.changed({ organizationIds: [8], userId: 3 });
-    expect(cache.answer(actor, '/tasks/1')?.body).toBe('{"fresh":true}');
+    expect(cache.answer(actor, '/tasks/1', 't1')?.body).toBe('{"fresh":true}');
     // A registration (organization 0, a new user) cannot have changed what was kept.
     cache.changed({ organizationIds: [0], userId: 4 });
-    expect(cache.answer(actor, '/tasks/1')?.body).toBe('{"fresh":true}');
+    expect(cache.answer(actor, '/tasks/1', 't1')?.body).toBe('{"fresh":true}');
+  });
+
+  it('drops, on a change of tasks alone, the answers that show them and every wider list, and keeps the rest', () => {
+    const cache = new ReadCache(true, 1 << 20, true);
+    const keep = (url: string, part: string) => cache.keepAnswer(actor, url, part, cache.begin()!, `{"url":"${url}"}`, {});
+    keep('/tasks/1', 't1');
+    keep('/tasks/2', 't2');
+    keep('/projects/5/tasks', 'p5');
+    keep('/projects/6/tasks', 'p6');
+    keep('/spaces/3/tasks', 'S');
+    cache.keepCredential('h', cache.begin(), actor, null);
+    cache.changed({ organizationIds: [7], userId: 1, scoped: new Map([[7, ['t1', 'p5']]]) });
+    expect(cache.answer(actor, '/tasks/1', 't1')).toBeNull();
+    expect(cache.answer(actor, '/projects/5/tasks', 'p5')).toBeNull();
+    expect(cache.answer(actor, '/spaces/3/tasks', 'S')).toBeNull();
+    expect(cache.answer(actor, '/tasks/2', 't2')?.body).toBe('{"url":"/tasks/2"}');
+    expect(cache.answer(actor, '/projects/6/tasks', 'p6')?.body).toBe('{"url":"/projects/6/tasks"}');
+    // Its author's credential holds: a change of tasks says nothing about it.
+    expect(cache.credential('h')).toEqual(actor);
+    // A change of the organization as a whole drops everything of it.
+    cache.changed({ organizationIds: [7], userId: 2 });
+    expect(cache.answer(actor, '/tasks/2', 't2')).toBeNull();
+    expect(cache.answer(actor, '/projects/6/tasks', 'p6')).toBeNull();
+  });
+
+  it('scopes only changes made of task and message events, naming every project the task sits in', () => {
+    const task = (type: string, extra: Record<string, unknown> = {}) => ({ organizationId: 7, type, taskId: 1, projectId: 5, payload: { task: { stages: [{ projectId: 5 }, { projectId: 9 }] }, ...extra } });
+    expect(scopesOf([task('task.moved'), task('task.left', { task: undefined })])).toEqual(new Map([[7, ['t1', 'p5', 'p9']]]));
+    expect(scopesOf([task('task.created'), { organizationId: 7, type: 'label.updated', taskId: null, projectId: null, payload: {} }])).toEqual(new Map());
+    expect(scopesOf([task('task.updated', { changes: ['stages'] })])).toEqual(new Map());
+    expect(scopesOf([task('task.deleted')])).toEqual(new Map());
   });
 
   it('drops a credential when its user acts, wherever, and when its expiry passes', () => {
@@ -187,12 +250,12 @@ describe('read cache: the clock', () => {
     const cache = new ReadCache(true, 1 << 20, false);
     expect(cache.begin()).toBeNull();
     cache.setAvailable(true);
-    cache.keepAnswer(actor, '/tasks/1', cache.begin()!, '{}', {});
-    expect(cache.answer(actor, '/tasks/1')).not.toBeNull();
+    cache.keepAnswer(actor, '/tasks/1', 't1', cache.begin()!, '{}', {});
+    expect(cache.answer(actor, '/tasks/1', 't1')).not.toBeNull();
     cache.setAvailable(false);
-    expect(cache.answer(actor, '/tasks/1')).toBeNull();
+    expect(cache.answer(actor, '/tasks/1', 't1')).toBeNull();
     cache.setAvailable(true);
-    expect(cache.answer(actor, '/tasks/1')).toBeNull();
+    expect(cache.answer(actor, '/tasks/1', 't1')).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { emit, type Completer, type EventType } from '../../platform/events.js';
 import type { HistoryDto } from './history/history.schemas.js';
-import { loadTaskRecords, presentTask } from './tasks.presenter.js';
+import { loadTaskRecords, presentTask, type TaskRecord } from './tasks.presenter.js';
 
 /**
  * task.* events: `{task: Task(full), history, changes}` (routes.md). The task form is loaded once
@@ -11,7 +11,12 @@ export const taskPayload: Completer = {
   name: 'task',
   async complete(db, organizationId, events) {
     const ids = [...new Set(events.map((e) => e.taskId!))];
-    const records = new Map((await loadTaskRecords(db, organizationId, ids)).map((r) => [Number(r.id), r]));
+    const records = new Map<number, TaskRecord>();
+    const known = shared.get(db);
+    shared.delete(db);
+    for (const id of ids) if (known?.has(id)) records.set(id, known.get(id)!);
+    const missing = ids.filter((id) => !records.has(id));
+    if (missing.length > 0) for (const r of await loadTaskRecords(db, organizationId, missing)) records.set(Number(r.id), r);
     for (const event of events) {
       const record = records.get(event.taskId!);
       // Changed, then deleted in the same transaction: the deletion is the event that counts.
@@ -26,6 +31,17 @@ export const taskPayload: Completer = {
     }
   },
 };
+
+const shared = new WeakMap<object, Map<number, TaskRecord>>();
+
+/**
+ * Hands the task forms a use case loaded for its answer, after its last change, to the events of
+ * the same transaction, which would otherwise load them again at commit. Only for records that no
+ * later statement of the transaction changes.
+ */
+export function shareTaskRecords(db: Queryable, records: TaskRecord[]): void {
+  shared.set(db, new Map(records.map((r) => [Number(r.id), r])));
+}
 
 // History type (conventions.md) → event type and the fields it changed.
 const BY_HISTORY: Record<number, { type: EventType; changes: string[] }> = {

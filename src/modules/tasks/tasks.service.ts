@@ -8,7 +8,7 @@ import { HISTORY, recordForTasks, recordHistory } from './history/history.servic
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
-import { emitTaskDeleted } from './tasks.events.js';
+import { emitTaskDeleted, shareTaskRecords } from './tasks.events.js';
 import type { ColorTaskDto, CreateTaskInput, TaskDto } from './tasks.schemas.js';
 
 export interface TaskWithHistory {
@@ -40,8 +40,6 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const assignees = [...new Set(raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw])];
   await requireAssignable(db, actor, column.projectId, assignees, 'responsibleUserId');
 
-  const locked = await lockColumns(db, actor.organizationId, [column.id]);
-  await requireRoom(db, locked.get(column.id)!, 1);
   const [row] = await queryRows<{ id: number }>(
     db,
     sql`insert into tasks (organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,
@@ -56,7 +54,6 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
     sql`insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
         values (${actor.organizationId}, ${taskId}, ${column.projectId}, ${column.id}, null, true)`,
   );
-  await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
   if (assignees.length > 0) {
     await db.execute(
       sql`insert into task_assignees (organization_id, task_id, user_id)
@@ -66,7 +63,14 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const [history] = await recordHistory(db, actor, [
     { taskId, type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: input.name.trim() },
   ]);
-  return { task: await loadTask(ctx, taskId), history: history! };
+  // The column's lock (which serializes its writers until COMMIT) is taken only now, for the limit
+  // and the position: a refused limit rolls the rows above back.
+  const locked = await lockColumns(db, actor.organizationId, [column.id]);
+  await requireRoom(db, locked.get(column.id)!, 1);
+  await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
+  const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
+  shareTaskRecords(db, [record!]);
+  return { task: presentTask(record!), history: history! };
 }
 
 /** The hottest read: authorized and loaded by one statement. */

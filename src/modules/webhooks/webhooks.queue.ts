@@ -68,29 +68,32 @@ export function queueDeliveries(pingLeaseMs: number, onQueued: (organizationIds:
           where organization_id = any(${idArray(orgs)}) and ${which}`,
     );
     if (hooks.length === 0) return;
-    const rows: Array<{ organization_id: number; webhook_id: number; event_id: number; event_type: string; body: string; ping: boolean }> = [];
-    for (const e of events) {
-      let body: string | undefined;
-      for (const hook of hooks) {
-        if (Number(hook.organization_id) !== e.organizationId || !targets(hook, e)) continue;
-        body ??= JSON.stringify(envelopeOf(e));
-        rows.push({ organization_id: e.organizationId, webhook_id: Number(hook.id), event_id: e.id, event_type: e.type, body, ping: e.type === 'webhook.ping' });
+    // Bodies carry the event's id and time: built once the events have them.
+    return async () => {
+      const rows: Array<{ organization_id: number; webhook_id: number; event_id: number; event_type: string; body: string; ping: boolean }> = [];
+      for (const e of events) {
+        let body: string | undefined;
+        for (const hook of hooks) {
+          if (Number(hook.organization_id) !== e.organizationId || !targets(hook, e)) continue;
+          body ??= JSON.stringify(envelopeOf(e));
+          rows.push({ organization_id: e.organizationId, webhook_id: Number(hook.id), event_id: e.id, event_type: e.type, body, ping: e.type === 'webhook.ping' });
+        }
       }
-    }
-    if (rows.length === 0) return;
-    const inserted = await queryRows<{ id: number; webhook_id: number; event_type: string }>(
-      db,
-      sql`insert into webhook_deliveries (organization_id, webhook_id, event_id, event_type, body, next_retry_at)
-          select r.organization_id, r.webhook_id, r.event_id, r.event_type, r.body,
-                 case when r.ping then now() + make_interval(secs => ${pingLeaseMs / 1000}) else now() end
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(organization_id bigint, webhook_id bigint, event_id bigint, event_type text, body text, ping boolean)
-          returning id, webhook_id, event_type`,
-    );
-    onQueued([...new Set(rows.map((r) => r.organization_id))]);
-    const ping = pings.get(db);
-    if (!ping) return;
-    const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);
-    if (mine) ping.deliveryId = Number(mine.id);
+      if (rows.length === 0) return;
+      const inserted = await queryRows<{ id: number; webhook_id: number; event_type: string }>(
+        db,
+        sql`insert into webhook_deliveries (organization_id, webhook_id, event_id, event_type, body, next_retry_at)
+            select r.organization_id, r.webhook_id, r.event_id, r.event_type, r.body,
+                   case when r.ping then now() + make_interval(secs => ${pingLeaseMs / 1000}) else now() end
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as r(organization_id bigint, webhook_id bigint, event_id bigint, event_type text, body text, ping boolean)
+            returning id, webhook_id, event_type`,
+      );
+      onQueued([...new Set(rows.map((r) => r.organization_id))]);
+      const ping = pings.get(db);
+      if (!ping) return;
+      const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);
+      if (mine) ping.deliveryId = Number(mine.id);
+    };
   };
 }

@@ -8,7 +8,7 @@ import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.pres
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
 import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
 import { idArray } from '../../../db/client.js';
-import { emitTaskLeft, type TaskDeparture } from '../tasks.events.js';
+import { emitTaskLeft, shareTaskRecords, type TaskDeparture } from '../tasks.events.js';
 
 export interface MoveTasksInput {
   taskIds: number[];
@@ -63,6 +63,7 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
   );
   emitTaskLeft(db, plans.filter((p) => p.from.projectId !== target.projectId).map((p) => departure(p, columns)));
   const records = await loadTaskRecords(db, actor.organizationId, taskIds);
+  shareTaskRecords(db, records);
   return { tasks: records.map(presentTask), history };
 }
 

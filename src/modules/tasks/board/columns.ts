@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { AppError } from '../../../platform/errors.js';
-import { compact, lockOrder, writeOrder, type OrderedScope } from '../../../platform/ordering.js';
+import type { OrderedScope } from '../../../platform/ordering.js';
 import type { ColumnAccess } from '../tasks.policy.js';
 
 /**
@@ -134,17 +134,46 @@ export async function rewire(db: Queryable, organizationId: number, target: { id
   }
 }
 
-/** Puts `taskIds` (rows already in the column, position null) at `position` (default: the end), renumbering densely. */
+/**
+ * Puts `taskIds` (rows already in the column, position null) at `position` (default: the end),
+ * renumbering densely, in one statement that writes only the rows whose position changes (an
+ * append writes just the new row). The caller holds the column's lock (lockColumns), which is what
+ * serializes placements: the column's task rows are not locked one by one.
+ */
 export async function placeInColumn(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
-  const scope = columnScope(stageId);
-  const moving = new Set(taskIds);
-  const keys = (await lockOrder(db, scope)).filter((k) => !moving.has(k));
-  const at = position === undefined ? keys.length : Math.max(0, Math.min(position, keys.length));
-  keys.splice(at, 0, ...taskIds);
-  await writeOrder(db, scope, keys);
+  if (taskIds.length === 0) return;
+  const ids = idArray(taskIds);
+  if (position === undefined) {
+    await db.execute(
+      sql`update task_stages t set "order" = n.base + (u.i - 1)::int
+          from (select count(*)::int as base from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})) n,
+               unnest(${ids}) with ordinality as u(k, i)
+          where t.stage_id = ${stageId} and t.task_id = u.k`,
+    );
+    return;
+  }
+  await db.execute(
+    sql`with staying as (
+          select task_id as k, (row_number() over (order by "order", task_id) - 1)::int as r
+          from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})),
+        at as (select least(greatest(${position}::int, 0), count(*))::int as p from staying),
+        target as (
+          select k, case when r < at.p then r else r + ${taskIds.length}::int end as pos from staying, at
+          union all
+          select u.k, at.p + (u.i - 1)::int from unnest(${ids}) with ordinality as u(k, i), at)
+        update task_stages t set "order" = target.pos from target
+        where t.stage_id = ${stageId} and t.task_id = target.k and t."order" is distinct from target.pos`,
+  );
 }
 
-/** Renumbers columns densely after tasks left them. */
+/** Renumbers columns densely after tasks left them: one statement, under the columns' locks. */
 export async function compactColumns(db: Queryable, stageIds: Iterable<number>): Promise<void> {
-  for (const id of new Set(stageIds)) await compact(db, columnScope(id));
+  const ids = [...new Set(stageIds)];
+  if (ids.length === 0) return;
+  await db.execute(
+    sql`update task_stages t set "order" = v.r
+        from (select task_id, stage_id, (row_number() over (partition by stage_id order by "order", task_id) - 1)::int as r
+              from task_stages where stage_id = any(${idArray(ids)}) and "order" is not null) v
+        where t.task_id = v.task_id and t.stage_id = v.stage_id and t."order" <> v.r`,
+  );
 }
