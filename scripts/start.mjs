@@ -1,5 +1,5 @@
-// `npm start`: builds dist/ and the web client (web/dist/) when missing or stale, then runs the compiled server in this same
-// process. One process and no wrapper: the SIGTERM npm forwards reaches the server itself, which
+// `npm start`: builds dist/ and the web client (web/dist/) when missing or stale, then runs the
+// compiled server in this same process. One process and no wrapper: the SIGTERM npm forwards reaches the server itself, which
 // drains and exits, and there is nothing left behind to keep serving.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
