@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
-    globalSetup: ['src/test/global-setup.ts'],
+    include: ['src/**/*.test.ts', 'web/**/*.test.ts'],
+    globalSetup: ['src/test/global-setup.ts', 'web/e2e/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Test files share their worker's modules (each still builds and closes its own app): importing

@@ -18,7 +18,7 @@ const migrations = ['src/db/migrations', 'dist/db/migrations'].map((p) => path.j
 // What tsconfig.build.json leaves out: changing them needs no rebuild.
 const notBuilt = (rel) => rel.endsWith('.test.ts') || rel.endsWith('.fixtures.ts') || rel.startsWith('src/test/');
 
-function* inputs(dir) {
+export function* inputs(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* inputs(full);
@@ -35,8 +35,13 @@ export function fingerprint() {
     .map((f) => path.relative(root, f).split(path.sep).join('/'))
     .filter((rel) => (rel.endsWith('.ts') && !notBuilt(rel)) || rel.startsWith('src/db/migrations/'));
   files.push('tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs');
+  return hashFiles(files);
+}
+
+/** Path (relative to the root), size and mtime of each file, hashed. */
+export function hashFiles(files) {
   const hash = createHash('sha256');
-  for (const rel of files.sort()) {
+  for (const rel of [...files].sort()) {
     const s = statSync(path.join(root, rel));
     hash.update(`${rel}:${s.size}:${s.mtimeMs}\n`);
   }
@@ -64,49 +69,54 @@ const alive = (pid) => {
 };
 
 /** One build at a time per checkout (two `npm start`s at once); a dead holder's lock is taken over. */
-async function withLock(fn) {
-  mkdirSync(dist, { recursive: true });
+export async function withLock(fn, lock = lockFile) {
+  mkdirSync(path.dirname(lock), { recursive: true });
   for (;;) {
     try {
-      const fd = openSync(lockFile, 'wx');
+      const fd = openSync(lock, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
       break;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
-      const holder = Number(readFileSync(lockFile, 'utf8')) || 0;
+      const holder = Number(readFileSync(lock, 'utf8')) || 0;
       // No build takes 10 minutes: an older lock is a dead holder whose pid was reused.
-      const stale = Date.now() - statSync(lockFile).mtimeMs > 10 * 60_000;
-      if (!holder || !alive(holder) || stale) rmSync(lockFile, { force: true });
+      const stale = Date.now() - statSync(lock).mtimeMs > 10 * 60_000;
+      if (!holder || !alive(holder) || stale) rmSync(lock, { force: true });
       else await new Promise((r) => setTimeout(r, 250));
     }
   }
   try {
     return await fn();
   } finally {
-    rmSync(lockFile, { force: true });
+    rmSync(lock, { force: true });
   }
 }
 
-/** Runs tsc as a child; a SIGTERM/SIGINT meanwhile stops it too, so no compiler outlives us. */
-function compile(tsc) {
+/**
+ * Runs a build tool (a Node script) as a child; a SIGTERM/SIGINT meanwhile stops it too, so no
+ * compiler outlives us. Answers the exit code when it is one of `ok`.
+ */
+export function runTool(args, { lock = lockFile, ok = [0], env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     const stop = (signal) => {
       child.kill(signal);
-      rmSync(lockFile, { force: true });
+      rmSync(lock, { force: true });
       process.exit(signal === 'SIGINT' ? 130 : 143);
     };
     process.once('SIGTERM', stop).once('SIGINT', stop);
     child.on('error', reject);
     child.on('exit', (code) => {
       process.removeListener('SIGTERM', stop).removeListener('SIGINT', stop);
-      // 2: type errors, JavaScript emitted all the same (as tsx would have run it); else nothing usable.
-      if (code === 0 || code === 2) resolve(code === 2);
-      else reject(new Error(`tsc failed (exit ${code})`));
+      if (ok.includes(code)) resolve(code);
+      else reject(new Error(`${path.basename(args[0])} failed (exit ${code})`));
     });
   });
 }
+
+// 2: type errors, JavaScript emitted all the same (as tsx would have run it); else nothing usable.
+const compile = async (tsc) => (await runTool([tsc, '-p', path.join(root, 'tsconfig.build.json')], { ok: [0, 2] })) === 2;
 
 /**
  * Compiles into dist/ and copies the migrations beside the compiled migrator (db/migrate.js finds

@@ -1,12 +1,14 @@
-// `npm start`: builds dist/ when it is missing or stale, then runs the compiled server in this same
-// process. One process and no wrapper: the SIGTERM npm forwards reaches the server itself, which
+// `npm start`: builds dist/ and the web client (web/dist/) when missing or stale, then runs the
+// compiled server in this same process. One process and no wrapper: the SIGTERM npm forwards reaches the server itself, which
 // drains and exits, and there is nothing left behind to keep serving.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dist, ensureBuild } from './build.mjs';
+import { ensureWebBuild } from './build-web.mjs';
 
 try {
   await ensureBuild();
+  await ensureWebBuild();
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

@@ -22,6 +22,7 @@ import { registerJob, startJobs, stopJobs } from './platform/jobs.js';
 import { registerMetrics } from './platform/metrics.js';
 import { sql } from 'drizzle-orm';
 import { modules } from './modules/index.js';
+import { registerWebClient } from './platform/web-client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerJob(app, { name: 'db.analyze', intervalMs: 10 * 60_000, exclusive: false, run: async (a) => void (await a.database.db.execute(sql`analyze`)) });
   }
   for (const mod of modules) await app.register(mod);
+  await registerWebClient(app);
   await app.ready();
   if (config.databaseUrl) await events.listenAcrossInstances(config.databaseUrl, app.log);
   if (config.jobsEnabled) startJobs(app);

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI document without a running service: `dump [file]` writes it (stdout without a file),
- * `lint` checks it with Redocly (redocly.yaml) and exits with its status.
+ * `lint` checks it with Redocly (redocly.yaml) and exits with its status, `web-types` regenerates
+ * the web client's API types from it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import { WEB_API_TYPES, webApiTypes } from './openapi-types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Fixed, because .redocly.lint-ignore.yaml names its exceptions by the linted file's path.
@@ -33,6 +35,10 @@ async function main(command: string | undefined, file: string | undefined): Prom
     else process.stdout.write(text);
     return 0;
   }
+  if (command === 'web-types') {
+    writeFileSync(path.join(root, WEB_API_TYPES), await webApiTypes(JSON.parse(await document())));
+    return 0;
+  }
   if (command === 'lint') {
     // Without PUBLIC_URL the server would be the development default, http://localhost:3000, which
     // the lint rightly refuses in a published document; a deployment always sets its own.
@@ -48,7 +54,7 @@ async function main(command: string | undefined, file: string | undefined): Prom
     if (result.error) throw result.error;
     return result.status ?? 1;
   }
-  process.stderr.write('usage: openapi-cli.ts dump [file] | lint\n');
+  process.stderr.write('usage: openapi-cli.ts dump [file] | lint | web-types\n');
   return 2;
 }
 

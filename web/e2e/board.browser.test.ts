@@ -1,0 +1,205 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { useTestApp, type TestUser } from '../../src/test/app.js';
+import { factories } from '../../src/test/factories.js';
+import { CHROMIUM, centre, dragTo, launch, seriousViolations, signedInContext } from './browser.js';
+
+/**
+ * The product in a real browser: the service listens on a port of 127.0.0.1 and serves the built
+ * client (vitest's global setup builds it when stale); Debian's Chromium drives it.
+ */
+
+if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
+
+const t = useTestApp();
+const f = factories(t);
+const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
+let base = '';
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!CHROMIUM) return;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  browser = await launch();
+});
+afterAll(async () => browser?.close());
+
+const column = (page: Page, name: string) => page.locator('section.column', { has: page.getByRole('heading', { name, exact: true }) });
+const card = (page: Page, name: string) => page.locator('article.card', { has: page.getByRole('link', { name, exact: true }) });
+// expect.poll's default second is too short on a loaded machine; the live check passes its own bound.
+const eventually = <T,>(fn: () => Promise<T> | T, timeout = 15_000) => expect.poll(fn, { timeout, interval: 50 });
+const sessionOf = (page: Page) => page.evaluate(() => localStorage.getItem('workboard.session')!);
+
+async function addWith(page: Page, button: string, value: string, scope = page.locator('body')) {
+  await scope.getByRole('button', { name: `+ ${button}` }).click();
+  await scope.getByRole('textbox', { name: button }).fill(value);
+  await scope.getByRole('button', { name: 'Add', exact: true }).click();
+}
+
+/** Labels, people, dates, checklists and time on the cards, so the screenshots show a board in use. */
+async function dressUp(owner: TestUser, projectId: number, tasks: Array<{ id: number; name: string }>) {
+  const as = t.as(owner);
+  const label = async (name: string, color: string) => ((await as.post('/labels', { name, color })).json() as { id: number }).id;
+  const [design, backend, urgent] = [await label('Design', '#7c3aed'), await label('Backend', '#0e7490'), await label('Urgent', '#b91c1c')];
+  const stages = built.stages;
+  for (const [i, name] of ['Collect feedback', 'Fix the login bug', 'Release notes', 'Pricing page'].entries()) {
+    const stage = [stages['To do'], stages['Done'], stages['Done'], stages['To do']][i]!;
+    tasks.push({ id: ((await as.post('/tasks', { name, stageId: stage })).json() as { task: { id: number } }).task.id, name });
+  }
+  const id = (name: string) => tasks.find((x) => x.name === name)!.id;
+  const soon = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  for (const [name, labels] of [['Write the spec', [design]], ['Design the board', [design, urgent]], ['Fix the login bug', [backend]], ['Ship it', [backend]], ['Pricing page', [design]]] as const)
+    for (const labelId of labels) await as.post(`/tasks/${id(name)}/labels`, { labelId });
+  for (const name of ['Write the spec', 'Design the board', 'Fix the login bug']) await as.post(`/tasks/${id(name)}/assignees`, { userId: owner.id });
+  await as.patch(`/tasks/${id('Design the board')}/dates`, { dateEndWithoutTime: soon(-1) });
+  await as.patch(`/tasks/${id('Ship it')}/dates`, { dateEndWithoutTime: soon(5) });
+  for (const item of ['Columns', 'Cards', 'Drag and drop']) await as.post(`/tasks/${id('Design the board')}/subtasks`, { name: item });
+  await as.post(`/time-records`, { taskId: id('Fix the login bug'), hours: 2.5, date: soon(0) });
+  await as.post(`/tasks/${id('Fix the login bug')}/messages`, { text: 'Reproduced on Safari.' });
+  await as.patch(`/tasks/${id('Fix the login bug')}/status`, { status: 1 });
+  await as.patch(`/projects/${projectId}/stages/${stages['Done']}/color`, { color: '#16a34a' });
+  await as.patch(`/projects/${projectId}/stages/${stages['Doing']}/color`, { color: '#2563eb' });
+}
+
+/** The signed-up owner of the board the browser tests build through the UI. */
+interface Built {
+  owner: TestUser;
+  projectId: number;
+  spaceId: number;
+  stages: Record<string, number>;
+}
+let built: Built;
+
+describe.skipIf(!CHROMIUM)('web client in Chromium', () => {
+  it('signs up, builds a board, drags a card that stays after a reload and shows up live in a second browser', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.waitForURL('**/app/login');
+    await page.getByRole('tab', { name: 'Sign up' }).click();
+    await page.getByLabel('Name').fill('Ada Lovelace');
+    await page.getByLabel('Email').fill(`ada-${Date.now()}@example.test`);
+    await page.getByLabel('Password').fill('a long password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await eventually(() => page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).isVisible()).toBe(true);
+
+    await addWith(page, 'New space', 'Product');
+    await addWith(page, 'New project in Product', 'Launch');
+    await page.waitForURL(/\/app\/projects\/\d+$/);
+    for (const name of ['To do', 'Doing', 'Done']) await addWith(page, 'Add column', name);
+    for (const name of ['Write the spec', 'Design the board', 'Ship it']) await addWith(page, 'Add card to To do', name, column(page, 'To do'));
+    await eventually(() => column(page, 'To do').locator('article.card').count()).toBe(3);
+
+    const projectId = Number(page.url().split('/').pop());
+    const session = await sessionOf(page);
+    const me = (await t.app.inject({ url: '/user', headers: { 'service-session': session } })).json() as { id: number; email: string; name: string; activeOrganizationId: number };
+    const project = (await t.app.inject({ url: `/projects/${projectId}`, headers: { 'service-session': session } })).json() as { spaceId: number; stages: Array<{ id: number; name: string }> };
+    built = {
+      owner: { id: me.id, email: me.email, name: me.name, session, organizationId: me.activeOrganizationId, headers: { 'service-session': session } },
+      projectId,
+      spaceId: project.spaceId,
+      stages: Object.fromEntries(project.stages.map((s) => [s.name, s.id])),
+    };
+
+    // A second browser, signed in separately, watches the same board.
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: me.email, password: 'a long password' } });
+    const watcher = await (await signedInContext(browser, login.json().session)).newPage();
+    await watcher.goto(`${base}/app/projects/${projectId}`);
+    await eventually(() => watcher.getByTestId('live-status').getAttribute('data-status')).toBe('live');
+    await eventually(() => card(watcher, 'Write the spec').isVisible()).toBe(true);
+
+    await dragTo(page, centre(await card(page, 'Write the spec').boundingBox()), centre(await column(page, 'Doing').locator('.column-body').boundingBox()));
+    await eventually(() => column(page, 'Doing').getByRole('link', { name: 'Write the spec' }).count()).toBe(1);
+    const moved = Date.now();
+    await eventually(() => column(watcher, 'Doing').getByRole('link', { name: 'Write the spec' }).count(), 2000).toBe(1);
+    expect(Date.now() - moved).toBeLessThan(2000);
+
+    await page.reload();
+    await eventually(() => column(page, 'Doing').getByRole('link', { name: 'Write the spec' }).count()).toBe(1);
+    expect(await column(page, 'To do').locator('article.card').count()).toBe(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+    await watcher.context().close();
+  });
+
+  it('moves a card with the keyboard alone', async () => {
+    const page = await (await signedInContext(browser, built.owner.session)).newPage();
+    await page.goto(`${base}/app/projects/${built.projectId}`);
+    const handle = page.getByRole('button', { name: 'Move Design the board' });
+    await handle.focus();
+    const live = page.locator('[id^=DndLiveRegion]');
+    await page.keyboard.press('Space');
+    await eventually(() => live.textContent()).toContain('Design the board is over Design the board');
+    await page.keyboard.press('ArrowRight');
+    await eventually(() => live.textContent()).toContain('is over Write the spec');
+    await page.keyboard.press('Space');
+    await eventually(() => column(page, 'Doing').getByRole('link', { name: 'Design the board' }).count()).toBe(1);
+    // The server has it too.
+    const tasks = (await t.as(built.owner).get(`/projects/${built.projectId}/tasks?stageId=${built.stages['Doing']}`)).json() as Array<{ name: string }>;
+    expect(tasks.map((x) => x.name)).toContain('Design the board');
+    await page.context().close();
+  });
+
+  it('puts a card back with the API’s message when the WIP limit refuses the move', async () => {
+    const doing = built.stages['Doing']!;
+    expect((await t.as(built.owner).patch(`/projects/${built.projectId}/stages/${doing}/tasks-limit`, { tasksLimit: 2 })).statusCode).toBe(200);
+    const page = await (await signedInContext(browser, built.owner.session)).newPage();
+    await page.goto(`${base}/app/projects/${built.projectId}`);
+    await eventually(() => column(page, 'Doing').getByTestId('column-count').textContent()).toBe('2 / 2');
+    await dragTo(page, centre(await card(page, 'Ship it').boundingBox()), centre(await column(page, 'Doing').locator('.column-body').boundingBox()));
+    const toast = page.getByTestId('toast-error');
+    await eventually(() => toast.textContent()).toContain('column "Doing" holds at most 2 tasks');
+    await eventually(() => column(page, 'To do').getByRole('link', { name: 'Ship it' }).count()).toBe(1);
+    expect(await column(page, 'Doing').locator('article.card').count()).toBe(2);
+    await page.context().close();
+  });
+
+  it('shows a reader no edit controls, and the API refuses the reader anyway', async () => {
+    const reader = await f.spaceMember(built.owner, built.spaceId, 'reader');
+    const page = await (await signedInContext(browser, reader.session)).newPage();
+    await page.goto(`${base}/app/projects/${built.projectId}`);
+    await eventually(() => card(page, 'Write the spec').isVisible()).toBe(true);
+    await eventually(() => page.getByText('· reader').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Add card|Add column/ }).count()).toBe(0);
+    expect(await page.getByRole('group', { name: /settings/ }).count()).toBe(0);
+    const tasks = (await t.as(reader).get(`/projects/${built.projectId}/tasks`)).json() as Array<{ id: number }>;
+    const refused = await t.as(reader).post('/tasks/move', { taskIds: [tasks[0]!.id], stageId: built.stages['Done'] });
+    expect(refused.statusCode).toBe(403);
+    await page.context().close();
+  });
+
+  it('opens the task drawer: sanitized markdown, checklist, chat; accessible; screenshots for the docs', async () => {
+    const { owner, projectId } = built;
+    const tasks = (await t.as(owner).get(`/projects/${projectId}/tasks`)).json() as Array<{ id: number; name: string }>;
+    const spec = tasks.find((x) => x.name === 'Write the spec')!;
+    await t.as(owner).patch(`/tasks/${spec.id}/description`, { description: '## Goal\nA **board** people enjoy.\n\n<img src=x onerror="window.pwned=1"> <script>window.pwned=2</script>' });
+    await dressUp(owner, projectId, tasks);
+    const page = await (await signedInContext(browser, owner.session)).newPage();
+    await page.goto(`${base}/app/projects/${projectId}`);
+    await eventually(() => page.locator('.label').count()).toBeGreaterThan(2);
+    mkdirSync(docs, { recursive: true });
+    await page.screenshot({ path: path.join(docs, 'board.png') });
+    await card(page, 'Write the spec').getByRole('link').click();
+    const drawer = page.getByTestId('task-drawer');
+    await eventually(() => drawer.getByTestId('description').locator('strong').textContent()).toBe('board');
+    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await drawer.getByTestId('description').innerHTML()).not.toContain('onerror');
+
+    await addWith(page, 'Add item', 'Outline the screens', drawer);
+    await eventually(() => drawer.getByRole('checkbox', { name: 'Outline the screens' }).count()).toBe(1);
+    await drawer.getByRole('textbox', { name: 'Message' }).fill('Looks good');
+    await drawer.getByRole('button', { name: 'Send' }).click();
+    await eventually(() => drawer.locator('.message-text').first().textContent()).toBe('Looks good');
+    // The board behind updated from the answers: the card's checklist badge counts the item.
+    await eventually(() => card(page, 'Write the spec').getByTitle('Checklist').textContent()).toContain('0/1');
+    expect(await seriousViolations(page, '[data-testid="task-drawer"]')).toEqual([]);
+    await drawer.evaluate((node) => node.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(docs, 'task-drawer.png') });
+    await page.context().close();
+  });
+});

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+/** Debian's Chromium (or CHROMIUM_PATH): the browser tests drive it, nothing is downloaded. */
+export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p): p is string => !!p && existsSync(p)) ?? null;
+
+export function launch(): Promise<Browser> {
+  // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** A browser context already signed in with `session` (as the sign-in page would leave it). */
+export async function signedInContext(browser: Browser, session: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript((value) => localStorage.setItem('workboard.session', value), session);
+  return context;
+}
+
+/** Serious and critical accessibility violations on the page (axe-core rules, WCAG 2 A/AA). */
+export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/** Drags with the mouse in small steps, as a person would (dnd-kit starts a drag after 5 px). */
+export async function dragTo(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 10, from.y + 10, { steps: 3 });
+  await page.mouse.move(to.x, to.y, { steps: 12 });
+  await page.waitForTimeout(100);
+  await page.mouse.up();
+}
+
+export const centre = (box: { x: number; y: number; width: number; height: number } | null) => {
+  if (!box) throw new Error('element not visible');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+};

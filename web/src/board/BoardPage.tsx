@@ -1,0 +1,137 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import {
+  closestCorners,
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type DragStartEvent,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import { boardQuery, labelsQuery, organizationQuery, spaceQuery } from '../api/queries';
+import type { Task } from '../api/client';
+import { byUserId } from '../common/people';
+import { InlineForm } from '../common/InlineForm';
+import { TaskDrawer } from '../task/TaskDrawer';
+import { Card } from './Card';
+import { Column } from './Column';
+import { Filters } from './Filters';
+import { groupColumns, matches, NO_FILTER, placeOf, type BoardFilter } from './model';
+import { useBoardActions } from './useBoardActions';
+
+const idOf = (dndId: string | number) => Number(String(dndId).split('-')[1]);
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function BoardPage() {
+  const params = useParams();
+  const projectId = Number(params.projectId);
+  const taskId = params.taskId ? Number(params.taskId) : null;
+  const navigate = useNavigate();
+  const board = useQuery(boardQuery(projectId));
+  const spaceId = board.data?.project.spaceId;
+  const space = useQuery({ ...spaceQuery(spaceId ?? 0), enabled: spaceId !== undefined });
+  const { data: organization } = useQuery(organizationQuery);
+  const { data: labelList = [] } = useQuery(labelsQuery);
+  const { stages: stageActions, move } = useBoardActions(projectId);
+  const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
+  const [dragged, setDragged] = useState<Task | null>(null);
+  const canEdit = space.data !== undefined && space.data.role !== 'reader';
+
+  const members = useMemo(() => byUserId(organization?.members), [organization]);
+  const labels = useMemo(() => new Map(labelList.map((l) => [l.id, l])), [labelList]);
+  const stages = board.data?.project.stages ?? [];
+  const columns = useMemo(() => (board.data ? groupColumns(board.data.tasks, board.data.project.stages, projectId) : new Map<number, Task[]>()), [board.data, projectId]);
+  const day = today();
+  const shown = useMemo(() => new Map([...columns].map(([id, list]) => [id, list.filter((t) => matches(t, filter, day))])), [columns, filter, day]);
+  const taskById = useMemo(() => new Map((board.data?.tasks ?? []).map((t) => [t.id, t])), [board.data]);
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const nameOf = useCallback(
+    (dndId: string | number) => {
+      const id = idOf(dndId);
+      return String(dndId).startsWith('stage-') ? `column ${stages.find((s) => s.id === id)?.name ?? ''}` : (taskById.get(id)?.name ?? 'a card');
+    },
+    [stages, taskById],
+  );
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}.`,
+    onDragOver: ({ active, over }) => (over ? `${nameOf(active.id)} is over ${nameOf(over.id)}.` : `${nameOf(active.id)} is no longer over a drop target.`),
+    onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} was dropped at ${nameOf(over.id)}.` : `${nameOf(active.id)} was dropped.`),
+    onDragCancel: ({ active }) => `Moving ${nameOf(active.id)} was cancelled.`,
+  };
+
+  function onDragStart({ active }: DragStartEvent) {
+    setDragged(taskById.get(idOf(active.id)) ?? null);
+  }
+
+  function onDragEnd({ active, over }: DragEndEvent) {
+    setDragged(null);
+    const task = taskById.get(idOf(active.id));
+    if (!task || !over) return;
+    const from = placeOf(task, projectId);
+    let stageId: number;
+    let index: number;
+    if (String(over.id).startsWith('stage-')) {
+      stageId = idOf(over.id);
+      index = (columns.get(stageId) ?? []).filter((t) => t.id !== task.id).length;
+    } else {
+      const target = taskById.get(idOf(over.id));
+      const place = target && placeOf(target, projectId);
+      if (!place) return;
+      stageId = place.stageId;
+      index = (columns.get(stageId) ?? []).findIndex((t) => t.id === target.id);
+    }
+    if (from && from.stageId === stageId && (columns.get(stageId) ?? []).findIndex((t) => t.id === task.id) === index) return;
+    move.mutate({ task, stageId, index });
+  }
+
+  if (board.isError) return <p className="page-error" role="alert">{board.error.message}</p>;
+  if (!board.data) return <p className="loading">Loading board…</p>;
+  const project = board.data.project;
+  return (
+    <div className="board-page">
+      <header className="board-header">
+        <h1>{project.name}</h1>
+        {space.data && <span className="role">{space.data.name} · {space.data.role}</span>}
+        <Filters filter={filter} onChange={setFilter} members={organization?.members ?? []} labels={labelList} />
+      </header>
+      <DndContext sensors={sensors} collisionDetection={closestCorners} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragged(null)} accessibility={{ announcements }}>
+        <div className="board" data-testid="board">
+          {stages.map((stage, i) => (
+            <Column
+              key={stage.id}
+              stage={stage}
+              position={i}
+              columnCount={stages.length}
+              tasks={shown.get(stage.id) ?? []}
+              total={columns.get(stage.id)?.length ?? 0}
+              projectId={projectId}
+              members={members}
+              labels={labels}
+              today={day}
+              canEdit={canEdit}
+              actions={stageActions}
+            />
+          ))}
+          {canEdit && (
+            <div className="column new-column">
+              <InlineForm label="Add column" placeholder="Column name" onSubmit={(name) => stageActions.addStage(name)} />
+            </div>
+          )}
+        </div>
+        <DragOverlay>{dragged && <Card task={dragged} projectId={projectId} members={members} labels={labels} today={day} dragging />}</DragOverlay>
+      </DndContext>
+      {taskId !== null && <TaskDrawer key={taskId} taskId={taskId} projectId={projectId} canEdit={canEdit} members={organization?.members ?? []} labels={labelList} onClose={() => navigate(`/projects/${projectId}`)} />}
+    </div>
+  );
+}

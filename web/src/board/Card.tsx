@@ -1,0 +1,90 @@
+import { memo, type CSSProperties, type HTMLAttributes, type Ref } from 'react';
+import { Link } from 'react-router';
+import type { Label, Member, Task } from '../api/client';
+import { Avatar } from '../common/people';
+import { dueOf } from './model';
+
+const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
+
+export interface CardProps {
+  task: Task;
+  projectId: number;
+  members: Map<number, Member>;
+  labels: Map<number, Label>;
+  today: string;
+  /** Drag handle wiring from dnd-kit (absent for readers and in the drag overlay). */
+  handle?: HTMLAttributes<HTMLButtonElement> & { ref?: Ref<HTMLButtonElement> };
+  style?: CSSProperties;
+  dragging?: boolean;
+}
+
+const hours = (h: number) => (Number.isInteger(h) ? `${h}h` : `${h.toFixed(1)}h`);
+
+/** One card: cover, labels, name, and the badges a board shows at a glance. */
+export const Card = memo(function Card({ task, projectId, members, labels, today, handle, dragging }: CardProps) {
+  const due = dueOf(task);
+  const overdue = due !== null && due < today && task.status !== 1;
+  const { items, itemsChecked } = task.checklist;
+  return (
+    <article className={`card ${dragging ? 'dragging' : ''} status-${task.status}`} aria-label={task.name} style={task.color ? { borderLeftColor: task.color } : undefined}>
+      {task.cover && (
+        <div className="cover" style={{ background: task.cover.dominantColor }}>
+          <img src={`/files/${task.cover.pictureUid}`} alt="" loading="lazy" decoding="async" />
+        </div>
+      )}
+      {task.tags.length > 0 && (
+        <ul className="labels" aria-label="Labels">
+          {task.tags.map((id) => {
+            const label = labels.get(id);
+            return label ? (
+              <li key={id} className="label" style={{ background: label.color }}>
+                {label.name}
+              </li>
+            ) : null;
+          })}
+        </ul>
+      )}
+      <div className="card-title">
+        <Link to={`/projects/${projectId}/tasks/${task.id}`} className="card-link">
+          {task.name}
+        </Link>
+        {handle && (
+          <button type="button" className="handle" aria-label={`Move ${task.name}`} {...handle}>
+            <span aria-hidden="true">⠿</span>
+          </button>
+        )}
+      </div>
+      <div className="badges">
+        {STATUS[task.status] && <span className={`badge status`}>{STATUS[task.status]}</span>}
+        {due && (
+          <span className={`badge ${overdue ? 'overdue' : ''}`} title="Due date">
+            <span aria-hidden="true">📅</span> <time dateTime={due}>{due.slice(5)}</time>
+            {overdue && <span className="sr-only"> (overdue)</span>}
+          </span>
+        )}
+        {items > 0 && (
+          <span className={`badge ${items === itemsChecked ? 'complete' : ''}`} title="Checklist">
+            <span aria-hidden="true">☑</span> {itemsChecked}/{items}
+          </span>
+        )}
+        {task.hasMessages && (
+          <span className="badge" title="Has chat messages">
+            <span aria-hidden="true">💬</span>
+            <span className="sr-only">Chat</span>
+          </span>
+        )}
+        {(task.factTime > 0 || task.planTime > 0) && (
+          <span className="badge" title="Time spent / planned">
+            <span aria-hidden="true">⏱</span> {hours(task.factTime)}
+            {task.planTime > 0 ? ` / ${hours(task.planTime)}` : ''}
+          </span>
+        )}
+        <span className="assignees">
+          {task.responsibleUserId.slice(0, 3).map((id) => (
+            <Avatar key={id} member={members.get(id) ?? { userId: id, name: `User ${id}` }} size={22} />
+          ))}
+        </span>
+      </div>
+    </article>
+  );
+});

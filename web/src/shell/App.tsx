@@ -1,0 +1,37 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { SessionProvider, useSession } from './session';
+import { AuthPage } from './AuthPage';
+import { Layout } from './Layout';
+import { Home } from './Home';
+import { BoardPage } from '../board/BoardPage';
+
+function Routed() {
+  const { signedIn } = useSession();
+  if (!signedIn) {
+    return (
+      <Routes>
+        <Route path="/login" element={<AuthPage />} />
+        <Route path="*" element={<Navigate to="/login" replace />} />
+      </Routes>
+    );
+  }
+  return (
+    <Routes>
+      <Route path="/login" element={<Navigate to="/" replace />} />
+      <Route element={<Layout />}>
+        <Route index element={<Home />} />
+        <Route path="projects/:projectId" element={<BoardPage />} />
+        <Route path="projects/:projectId/tasks/:taskId" element={<BoardPage />} />
+        <Route path="*" element={<Home />} />
+      </Route>
+    </Routes>
+  );
+}
+
+export function App() {
+  return (
+    <SessionProvider>
+      <Routed />
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../api/client';
+import { errorText } from '../common/toast';
+import { useSession } from './session';
+
+export function AuthPage() {
+  const { signIn } = useSession();
+  const [mode, setMode] = useState<'in' | 'up'>('in');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get('email'));
+    const password = String(form.get('password'));
+    setBusy(true);
+    setError(null);
+    try {
+      const answer =
+        mode === 'up'
+          ? await call(api.POST('/auth/register', { body: { email, password, name: String(form.get('name')) } }))
+          : await call(api.POST('/auth/login', { body: { email, password } }));
+      signIn(answer.session);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <h1 className="brand">Workboard</h1>
+        <div className="tabs" role="tablist" aria-label="Account">
+          <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
+            Sign in
+          </button>
+          <button role="tab" aria-selected={mode === 'up'} onClick={() => setMode('up')} type="button">
+            Sign up
+          </button>
+        </div>
+        <form onSubmit={submit} aria-label={mode === 'up' ? 'Sign up' : 'Sign in'}>
+          {mode === 'up' && (
+            <label>
+              Name
+              <input name="name" required autoComplete="name" maxLength={200} />
+            </label>
+          )}
+          <label>
+            Email
+            <input name="email" type="email" required autoComplete="email" />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autoComplete={mode === 'up' ? 'new-password' : 'current-password'} />
+          </label>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button className="primary" disabled={busy}>
+            {mode === 'up' ? 'Create account' : 'Sign in'}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}
