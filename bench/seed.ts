@@ -2,12 +2,15 @@
 export interface Board {
   session: string;
   userId: number;
+  spaceId: number;
   projectId: number;
   stageIds: number[];
   taskIds: number[];
   notes: string[];
   /** Questions for the AI workloads (set once the knowledge base is seeded). */
   questions?: string[];
+  /** Small boards for the parallelism workloads (W4p, W4c): two columns and their tasks each. */
+  spread?: Array<{ stageIds: number[]; taskIds: number[] }>;
 }
 
 export async function call(base: string, session: string | null, method: string, url: string, body?: unknown) {
@@ -84,5 +87,20 @@ export async function seedBoard(base: string, taskCount: number): Promise<Board>
     await optional('subtasks', () => call(base, session, 'POST', `/tasks/${id}/subtasks`, { name: `Subtask of ${i}` }));
     await optional('messages', () => call(base, session, 'POST', `/tasks/${id}/messages`, { text: `A message on task ${i}` }));
   });
-  return { session, userId, projectId: project.id, stageIds, taskIds, notes };
+  return { session, userId, spaceId: space.id, projectId: project.id, stageIds, taskIds, notes };
+}
+
+/** `count` more projects in the board's space, each with two columns and `tasks` tasks in the first. */
+export async function seedSpread(base: string, board: Board, count: number, tasks: number): Promise<void> {
+  board.spread = [];
+  for (let p = 0; p < count; p++) {
+    const project = await call(base, board.session, 'POST', '/projects', { spaceId: board.spaceId, name: `Spread ${p + 1}` });
+    const stageIds: number[] = [];
+    for (let i = 0; i < 2; i++) stageIds.push((await call(base, board.session, 'POST', `/projects/${project.id}/stages`, { name: `Column ${i + 1}`, order: i, tasks: [] })).id);
+    const taskIds: number[] = [];
+    await pool(Array.from({ length: tasks }, (_, i) => i), 8, async (i) => {
+      taskIds.push((await call(base, board.session, 'POST', '/tasks', { name: `Spread task ${i}`, stageId: stageIds[0] })).task.id as number);
+    });
+    board.spread.push({ stageIds, taskIds });
+  }
 }

@@ -17,7 +17,7 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
+export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W1e' | 'W1ex1' | 'W4p' | 'W4c' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
@@ -62,6 +62,35 @@ function plainDefinition(name: Name, board: Board): Definition {
           },
         ],
       };
+    case 'W1e':
+    case 'W1ex1':
+      // Appended at the end of the column (no order), as the peers were measured.
+      return {
+        label: 'POST /tasks, appended',
+        connections: name === 'W1e' ? 32 : 1,
+        requests: [{ method: 'POST', path: '/tasks', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: 'Bench task', stageId: board.stageIds[1] }) }) }],
+      };
+    case 'W4p':
+    case 'W4c': {
+      // W4p: moves spread over ten projects of one organization; W4c: the same moves confined to
+      // one project's two columns. Their ratio is how far writes to different projects run in parallel.
+      const boards = name === 'W4p' ? board.spread! : board.spread!.slice(0, 1);
+      return {
+        label: name === 'W4p' ? 'POST /tasks/move, spread over 10 projects' : 'POST /tasks/move, one project (2 columns)',
+        connections: 32,
+        requests: [
+          {
+            method: 'POST',
+            path: '/tasks/move',
+            headers,
+            setupRequest: (req) => {
+              const b = pick(boards);
+              return { ...req, body: JSON.stringify({ taskIds: [pick(b.taskIds)], stageId: pick(b.stageIds), order: Math.floor(Math.random() * 20) }) };
+            },
+          },
+        ],
+      };
+    }
     case 'W2':
       return { label: 'GET /tasks/{id}', connections: 32, requests: [readOne] };
     case 'W2f':
