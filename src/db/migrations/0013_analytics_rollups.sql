@@ -64,6 +64,7 @@ CREATE INDEX "analytics_facts_until_idx" ON "analytics_facts" USING btree ("proj
 CREATE INDEX "analytics_facts_repeat_idx" ON "analytics_facts" USING btree ("project_id","at") WHERE "analytics_facts"."prev_at" is not null;--> statement-breakpoint
 CREATE INDEX "analytics_facts_multi_idx" ON "analytics_facts" USING btree ("project_id") WHERE "analytics_facts"."multi";--> statement-breakpoint
 CREATE INDEX "task_stage_stays_left_idx" ON "task_stage_stays" USING btree ("project_id","left_at","stage_id","entered_at") WHERE "task_stage_stays"."left_at" is not null;--> statement-breakpoint
+CREATE INDEX "task_stage_stays_departure_idx" ON "task_stage_stays" USING btree ("task_id","project_id","stage_id","left_at") WHERE "task_stage_stays"."left_at" is not null;--> statement-breakpoint
 -- Replaces the ledger rows of `ids` with what their rows say now and adds the difference to the
 -- rollups, in key order (concurrent writers then lock rollup rows in the same order). Idempotent:
 -- triggers call it after each statement that touches a task's facts, so the last call sees the final
@@ -101,7 +102,7 @@ BEGIN
     SELECT b.id, b.organization_id, b.project_id, 1, NULL, NULL, NULL, b.assignees, b.archived, b.multi, b.created_at, NULL, NULL, 0 FROM base b
     UNION ALL
     SELECT b.id, b.organization_id, b.project_id, CASE c.status WHEN 1 THEN 2 ELSE 3 END, NULL, c.status, NULL, b.assignees, b.archived, b.multi,
-      c.at, NULL, c.prev_same, 0
+      c.at, b.created_at, c.prev_same, 0
     FROM base b JOIN c ON c.task_id = b.id AND c.status IN (1, 2)
     UNION ALL
     -- Overdue at m: created and deadline before m, and neither done nor rejected then, i.e. m in

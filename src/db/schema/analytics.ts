@@ -29,6 +29,8 @@ export const taskStageStays = pgTable(
     index('task_stage_stays_project_idx').on(t.projectId, t.enteredAt),
     // Stays that ended in a range (average days in a column), read without the table.
     index('task_stage_stays_left_idx').on(t.projectId, t.leftAt, t.stageId, t.enteredAt).where(sql`${t.leftAt} is not null`),
+    // A finished task's first departure from a column (cycle time), read from the index alone.
+    index('task_stage_stays_departure_idx').on(t.taskId, t.projectId, t.stageId, t.leftAt).where(sql`${t.leftAt} is not null`),
   ],
 );
 
@@ -55,7 +57,8 @@ export const taskStatusChanges = pgTable(
  * 0013, called by triggers on every table a fact comes from) replaces a task's rows and adds the
  * difference to the rollups, so rollups equal the sum of the ledger after every statement.
  * Kinds: 0 the task now (stage, status, plan hours), 1 created, 2 set to done, 3 set to rejected
- * (`prev_at`: the task's previous change to the same status), 4 an overdue stretch [at, until),
+ * (`prev_at`: the task's previous change to the same status; `until`: its creation, for lead time),
+ * 4 an overdue stretch [at, until),
  * 5 hours of a time record (`user_id` recorded them; `at` is the record's day), 6 a stay in a column
  * [at, until) (ended by leaving or archiving). Reports read the ledger only where a day's rollup is
  * too coarse: the partial days at the edges of a range, repeats, drill-downs. No foreign keys: a

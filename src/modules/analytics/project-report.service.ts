@@ -25,11 +25,11 @@ export async function projectReport(db: Queryable, s: Scope, projectId: number, 
     sql`with ${taskReportCtes(s, r, false)},
       first_column as (select id from stages where project_id = ${projectId} order by "order", id limit 1),
       finished as (
-        select f.task_id, max(f.at) as at from analytics_facts f
+        select f.task_id, max(f.at) as at, min(f.until) as created_at from analytics_facts f
         where ${factsIn(s, false)} and f.kind = 2 and f.at >= ${iso(r.from)} and f.at < ${iso(r.to)} group by f.task_id),
       durations as (
-        select extract(epoch from (fi.at - t.created_at)) / 86400 as lead, extract(epoch from (fi.at - lf.at)) / 86400 as cycle
-        from finished fi join tasks t on t.id = fi.task_id
+        select extract(epoch from (fi.at - fi.created_at)) / 86400 as lead, extract(epoch from (fi.at - lf.at)) / 86400 as cycle
+        from finished fi
           left join lateral (
             select min(st.left_at) as at from task_stage_stays st
             where st.task_id = fi.task_id and st.project_id = ${projectId} and st.stage_id = (select id from first_column) and st.left_at is not null) lf on true),
@@ -85,9 +85,12 @@ export async function taskIdsBehind(db: Queryable, s: Scope, r: Range, metric: M
     ...(filters.stageId ? [sql`exists (select 1 from task_stages ts where ts.task_id = f.task_id and ts.stage_id = ${filters.stageId})`] : []),
     ...(filters.responsibleId ? [sql`${filters.responsibleId}::bigint = any(f.assignees)`] : []),
   ];
+  // One row per task and project, except changes (a task may be set to done twice): no dedup needed
+  // for the rest on one project.
+  const once = s.projects.length > 1 || metric === 'finished' || metric === 'rejected';
   const rows = await queryRows<{ id: number; total: number }>(
     db,
-    sql`select id, count(*) over ()::int as total from (select distinct f.task_id as id from analytics_facts f where ${sql.join(where, sql` and `)}) ids
+    sql`select id, count(*) over ()::int as total from (select ${once ? sql`distinct` : sql``} f.task_id as id from analytics_facts f where ${sql.join(where, sql` and `)}) ids
         order by id limit ${page.limit} offset ${page.offset}`,
   );
   if (rows.length === 0 && page.offset > 0) return { ids: [], total: (await taskIdsBehind(db, s, r, metric, filters, { limit: 1, offset: 0 })).total };
