@@ -40,7 +40,8 @@ CREATE TABLE "analytics_facts" (
 	"at" timestamp with time zone,
 	"until" timestamp with time zone,
 	"prev_at" timestamp with time zone,
-	"value" double precision NOT NULL
+	"value" double precision NOT NULL,
+	"departures" jsonb
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_flow" (
@@ -64,7 +65,6 @@ CREATE INDEX "analytics_facts_until_idx" ON "analytics_facts" USING btree ("proj
 CREATE INDEX "analytics_facts_repeat_idx" ON "analytics_facts" USING btree ("project_id","at") WHERE "analytics_facts"."prev_at" is not null;--> statement-breakpoint
 CREATE INDEX "analytics_facts_multi_idx" ON "analytics_facts" USING btree ("project_id") WHERE "analytics_facts"."multi";--> statement-breakpoint
 CREATE INDEX "task_stage_stays_left_idx" ON "task_stage_stays" USING btree ("project_id","left_at","stage_id","entered_at") WHERE "task_stage_stays"."left_at" is not null;--> statement-breakpoint
-CREATE INDEX "task_stage_stays_departure_idx" ON "task_stage_stays" USING btree ("task_id","project_id","stage_id","left_at") WHERE "task_stage_stays"."left_at" is not null;--> statement-breakpoint
 -- Replaces the ledger rows of `ids` with what their rows say now and adds the difference to the
 -- rollups, in key order (concurrent writers then lock rollup rows in the same order). Idempotent:
 -- triggers call it after each statement that touches a task's facts, so the last call sees the final
@@ -81,6 +81,11 @@ BEGIN
   m AS (
     SELECT ts.task_id, ts.project_id, ts.stage_id, count(*) OVER (PARTITION BY ts.task_id) > 1 AS multi
     FROM task_stages ts WHERE ts.task_id = ANY(ids)),
+  dep AS (
+    SELECT d.task_id, d.project_id, jsonb_object_agg(d.stage_id::text, d.at) AS departures
+    FROM (SELECT st.task_id, st.project_id, st.stage_id, min(st.left_at) AS at FROM task_stage_stays st
+          WHERE st.task_id = ANY(ids) AND st.left_at IS NOT NULL GROUP BY 1, 2, 3) d
+    GROUP BY 1, 2),
   a AS (SELECT ta.task_id, array_agg(ta.user_id ORDER BY ta.user_id) AS users FROM task_assignees ta WHERE ta.task_id = ANY(ids) GROUP BY ta.task_id),
   base AS (
     SELECT t.*, m.project_id, m.stage_id, m.multi, coalesce(a.users, '{}') AS assignees, t.archived_at IS NOT NULL AS archived
@@ -95,34 +100,34 @@ BEGIN
       lag(ch.at) OVER (PARTITION BY ch.task_id, ch.status ORDER BY ch.at, ch.id) AS prev_same,
       lead(ch.at) OVER (PARTITION BY ch.task_id ORDER BY ch.at, ch.id) AS next
     FROM ch),
-  facts (task_id, organization_id, project_id, kind, stage_id, status, user_id, assignees, archived, multi, at, until, prev_at, value) AS (
+  facts (task_id, organization_id, project_id, kind, stage_id, status, user_id, assignees, archived, multi, at, until, prev_at, value, departures) AS (
     SELECT b.id, b.organization_id, b.project_id, 0, b.stage_id, b.status, NULL::bigint, b.assignees, b.archived, b.multi,
-      NULL::timestamptz, NULL::timestamptz, NULL::timestamptz, b.plan_time FROM base b
+      NULL::timestamptz, NULL::timestamptz, NULL::timestamptz, b.plan_time, NULL::jsonb FROM base b
     UNION ALL
-    SELECT b.id, b.organization_id, b.project_id, 1, NULL, NULL, NULL, b.assignees, b.archived, b.multi, b.created_at, NULL, NULL, 0 FROM base b
+    SELECT b.id, b.organization_id, b.project_id, 1, NULL, NULL, NULL, b.assignees, b.archived, b.multi, b.created_at, NULL, NULL, 0, NULL FROM base b
     UNION ALL
     SELECT b.id, b.organization_id, b.project_id, CASE c.status WHEN 1 THEN 2 ELSE 3 END, NULL, c.status, NULL, b.assignees, b.archived, b.multi,
-      c.at, b.created_at, c.prev_same, 0
-    FROM base b JOIN c ON c.task_id = b.id AND c.status IN (1, 2)
+      c.at, b.created_at, c.prev_same, 0, CASE WHEN c.status = 1 THEN dep.departures END
+    FROM base b JOIN c ON c.task_id = b.id AND c.status IN (1, 2) LEFT JOIN dep ON dep.task_id = b.id AND dep.project_id = b.project_id
     UNION ALL
     -- Overdue at m: created and deadline before m, and neither done nor rejected then, i.e. m in
     -- (start, next change] of an open stretch, start being the latest of its change, the deadline and creation.
-    SELECT b.id, b.organization_id, b.project_id, 4, NULL, NULL, NULL, b.assignees, b.archived, b.multi, x.start, c.next, NULL, 0
+    SELECT b.id, b.organization_id, b.project_id, 4, NULL, NULL, NULL, b.assignees, b.archived, b.multi, x.start, c.next, NULL, 0, NULL
     FROM base b JOIN c ON c.task_id = b.id AND c.status NOT IN (1, 2)
       CROSS JOIN LATERAL (SELECT greatest(c.at, b.deadline, b.created_at) AS start) x
     WHERE b.deadline IS NOT NULL AND (c.next IS NULL OR c.next > x.start)
     UNION ALL
     SELECT b.id, b.organization_id, b.project_id, 5, NULL, NULL, r.user_id, b.assignees, b.archived, b.multi,
-      r.date::timestamp AT TIME ZONE 'UTC', NULL, NULL, r.hours
+      r.date::timestamp AT TIME ZONE 'UTC', NULL, NULL, r.hours, NULL
     FROM base b JOIN time_records r ON r.task_id = b.id
     UNION ALL
     -- Stays belong to the project they were in, whether or not the task still is.
-    SELECT t.id, t.organization_id, st.project_id, 6, st.stage_id, NULL, NULL, '{}'::bigint[], false, false, st.entered_at, e.ended, NULL, 0
+    SELECT t.id, t.organization_id, st.project_id, 6, st.stage_id, NULL, NULL, '{}'::bigint[], false, false, st.entered_at, e.ended, NULL, 0, NULL
     FROM t JOIN task_stage_stays st ON st.task_id = t.id CROSS JOIN LATERAL (SELECT least(st.left_at, t.archived_at) AS ended) e
     WHERE e.ended IS NULL OR e.ended > st.entered_at),
   old AS (DELETE FROM analytics_facts f WHERE f.task_id = ANY(ids) RETURNING f.*),
   new AS (
-    INSERT INTO analytics_facts (task_id, organization_id, project_id, kind, stage_id, status, user_id, assignees, archived, multi, at, until, prev_at, value)
+    INSERT INTO analytics_facts (task_id, organization_id, project_id, kind, stage_id, status, user_id, assignees, archived, multi, at, until, prev_at, value, departures)
     SELECT * FROM facts RETURNING *),
   delta AS (SELECT -1 AS sign, o.* FROM old o UNION ALL SELECT 1, n.* FROM new n),
   -- Each fact counts for all tasks (0) and for each assignee, in the whole scope (assignee 0) and

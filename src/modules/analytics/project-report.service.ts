@@ -15,8 +15,8 @@ const spread = (days: SQL, from: SQL) => sql`(select case when count(*) = 0 then
  * A project's flow report: columns with their tasks now and the average stay of the stays that ended
  * in range; lead time (set to done − created) and cycle time (set to done − first move out of the
  * first column) over the tasks finished in range; throughput per week; and the TaskReport numbers.
- * The counts come from the rollups; the durations need each finished task (its last change to done
- * in range, from the ledger, and its first departure from the first column).
+ * The counts come from the rollups; the durations need each task finished in range, from the
+ * ledger: its last change to done in range, its creation, and when it first left each column.
  */
 export async function projectReport(db: Queryable, s: Scope, projectId: number, r: Range): Promise<ProjectReportDto> {
   const weeks = (r.to.getTime() - r.from.getTime()) / (7 * 86_400_000);
@@ -25,14 +25,12 @@ export async function projectReport(db: Queryable, s: Scope, projectId: number, 
     sql`with ${taskReportCtes(s, r, false)},
       first_column as (select id from stages where project_id = ${projectId} order by "order", id limit 1),
       finished as (
-        select f.task_id, max(f.at) as at, min(f.until) as created_at from analytics_facts f
+        select f.task_id, max(f.at) as at, min(f.until) as created_at, (array_agg(f.departures))[1] as departures from analytics_facts f
         where ${factsIn(s, false)} and f.kind = 2 and f.at >= ${iso(r.from)} and f.at < ${iso(r.to)} group by f.task_id),
       durations as (
-        select extract(epoch from (fi.at - fi.created_at)) / 86400 as lead, extract(epoch from (fi.at - lf.at)) / 86400 as cycle
-        from finished fi
-          left join lateral (
-            select min(st.left_at) as at from task_stage_stays st
-            where st.task_id = fi.task_id and st.project_id = ${projectId} and st.stage_id = (select id from first_column) and st.left_at is not null) lf on true),
+        select extract(epoch from (fi.at - fi.created_at)) / 86400 as lead,
+          extract(epoch from (fi.at - (fi.departures ->> (select id::text from first_column))::timestamptz)) / 86400 as cycle
+        from finished fi),
       column_counts as (
         select r.stage_id, sum(r.tasks) as n from analytics_counts r
         where r.project_id = ${projectId} and r.assignee_id = 0 and r.user_id = 0 and not r.archived group by r.stage_id),
