@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, smallint } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, smallint } from 'drizzle-orm/pg-core';
 import { id, ref, ts } from './columns.js';
 import { organizations } from './organizations.js';
 import { projects, stages } from './projects.js';
@@ -27,6 +27,8 @@ export const taskStageStays = pgTable(
   (t) => [
     index('task_stage_stays_task_idx').on(t.taskId, t.projectId, t.enteredAt),
     index('task_stage_stays_project_idx').on(t.projectId, t.enteredAt),
+    // Stays that ended in a range (average days in a column), read without the table.
+    index('task_stage_stays_left_idx').on(t.projectId, t.leftAt, t.stageId, t.enteredAt).where(sql`${t.leftAt} is not null`),
   ],
 );
 
@@ -45,4 +47,105 @@ export const taskStatusChanges = pgTable(
     index('task_status_changes_org_idx').on(t.organizationId, t.status, t.at),
     check('task_status_changes_status_check', sql`${t.status} between 0 and 3`),
   ],
+);
+
+/**
+ * The report ledger: what each task contributes to the rollups below, one row per fact and per
+ * project the task sits in (stays: per project of the stay). `analytics_sync(task ids)` (migration
+ * 0013, called by triggers on every table a fact comes from) replaces a task's rows and adds the
+ * difference to the rollups, so rollups equal the sum of the ledger after every statement.
+ * Kinds: 0 the task now (stage, status, plan hours), 1 created, 2 set to done, 3 set to rejected
+ * (`prev_at`: the task's previous change to the same status; `until`: its creation, for lead time),
+ * 4 an overdue stretch [at, until),
+ * 5 hours of a time record (`user_id` recorded them; `at` is the record's day), 6 a stay in a column
+ * [at, until) (ended by leaving or archiving). Reports read the ledger only where a day's rollup is
+ * too coarse: the partial days at the edges of a range, repeats, drill-downs. No foreign keys: a
+ * task's rows must outlive its delete until the sync subtracts them.
+ */
+export const analyticsFacts = pgTable(
+  'analytics_facts',
+  {
+    taskId: ref('task_id').notNull(),
+    organizationId: ref('organization_id').notNull(),
+    projectId: ref('project_id').notNull(),
+    kind: smallint('kind').notNull(),
+    stageId: ref('stage_id'),
+    status: smallint('status'),
+    userId: ref('user_id'),
+    assignees: bigint('assignees', { mode: 'number' }).array().notNull(),
+    archived: boolean('archived').notNull(),
+    // The task sits in more than one project: a report over several projects counts it once.
+    multi: boolean('multi').notNull(),
+    at: ts('at'),
+    until: ts('until'),
+    prevAt: ts('prev_at'),
+    value: doublePrecision('value').notNull(),
+    // On changes to done: when the task first left each column of the project ({stage id: time}),
+    // so cycle time needs no look-up per finished task, whichever column is first when it is asked.
+    departures: jsonb('departures'),
+  },
+  (t) => [
+    index('analytics_facts_task_idx').on(t.taskId),
+    index('analytics_facts_at_idx').on(t.projectId, t.kind, t.at),
+    index('analytics_facts_until_idx').on(t.projectId, t.kind, t.until).where(sql`${t.until} is not null`),
+    index('analytics_facts_repeat_idx').on(t.projectId, t.at).where(sql`${t.prevAt} is not null`),
+    index('analytics_facts_multi_idx').on(t.projectId).where(sql`${t.multi}`),
+  ],
+);
+
+const rollupKeys = {
+  organizationId: ref('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  projectId: ref('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+};
+
+/**
+ * Tasks now per project, column, status and archived flag; `assignee_id` narrows to one assignee's
+ * tasks, `user_id` breaks them down per assignee (0: all, in both).
+ */
+export const analyticsCounts = pgTable(
+  'analytics_counts',
+  {
+    ...rollupKeys,
+    assigneeId: ref('assignee_id').notNull(),
+    userId: ref('user_id').notNull(),
+    stageId: ref('stage_id').notNull(),
+    status: smallint('status').notNull(),
+    archived: boolean('archived').notNull(),
+    tasks: integer('tasks').notNull(),
+    planTime: numeric('plan_time').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.assigneeId, t.userId, t.stageId, t.status, t.archived] })],
+);
+
+/**
+ * Per project and UTC day: tasks created, changes to done and to rejected, the change of the overdue
+ * count (stretches starting minus ending that day) and hours recorded (`user_id`: by that user).
+ */
+export const analyticsDays = pgTable(
+  'analytics_days',
+  {
+    ...rollupKeys,
+    assigneeId: ref('assignee_id').notNull(),
+    userId: ref('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    archived: boolean('archived').notNull(),
+    created: integer('created').notNull(),
+    finished: integer('finished').notNull(),
+    rejected: integer('rejected').notNull(),
+    overdue: integer('overdue').notNull(),
+    hours: numeric('hours').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.assigneeId, t.userId, t.archived, t.day] })],
+);
+
+/** Per column and UTC day: tasks that entered it minus those that left it or were archived (cumulative flow). */
+export const analyticsFlow = pgTable(
+  'analytics_flow',
+  {
+    ...rollupKeys,
+    stageId: ref('stage_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    delta: integer('delta').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.stageId, t.day] })],
 );

@@ -5,10 +5,11 @@ import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
 
 /**
- * Random boards built through HTTP (tasks created, moved, finished, rejected, reopened, dated,
- * assigned, archived, time recorded), their facts then spread over March 2026, and every number of
- * the reports checked against a brute-force count over the rows — and every drill-down against the
- * set it counts.
+ * Random boards built through HTTP (tasks created, moved within and between two projects, finished,
+ * rejected, reopened, dated, assigned, archived, deleted, time recorded; one task then also placed in
+ * the second project), their facts then backdated over March 2026, and every number of the reports
+ * checked against a brute-force count over the rows — every drill-down against the set it counts —
+ * and the rollups, kept by triggers through all of that, against the rollups rebuilt from scratch.
  */
 const t = useTestApp();
 const f = factories(t);
@@ -21,7 +22,9 @@ type Command =
   | { kind: 'status'; task: number; status: 0 | 1 | 2 }
   | { kind: 'due'; task: number; day: number | null; dateOnly: boolean }
   | { kind: 'record'; task: number; day: number; hours: number }
-  | { kind: 'archive'; task: number };
+  | { kind: 'archive'; task: number }
+  | { kind: 'away'; task: number }
+  | { kind: 'delete'; task: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), stage: fc.nat(2), assigned: fc.boolean() }),
@@ -30,6 +33,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('due' as const), task: fc.nat(), day: fc.option(fc.nat(30), { nil: null }), dateOnly: fc.boolean() }),
   fc.record({ kind: fc.constant('record' as const), task: fc.nat(), day: fc.nat(30), hours: fc.integer({ min: 1, max: 8 }) }),
   fc.record({ kind: fc.constant('archive' as const), task: fc.nat() }),
+  fc.record({ kind: fc.constant('away' as const), task: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), task: fc.nat() }),
 );
 
 interface Rows {
@@ -40,9 +45,11 @@ interface Rows {
   assignees: Array<{ task: number; user: number }>;
 }
 
-async function readRows(projectId: number): Promise<Rows> {
+/** The rows of the tasks in `projectIds` (stays: of the first project only). */
+async function readRows(projectIds: number[]): Promise<Rows> {
   const ms = (v: unknown) => new Date(v as string).getTime();
-  const inProject = sql`(select task_id from task_stages where project_id = ${projectId})`;
+  const projectId = projectIds[0]!;
+  const inProject = sql`(select task_id from task_stages where project_id = any(${`{${projectIds.join(',')}}`}::bigint[]))`;
   const tasks = await t.sql<Record<string, unknown>>(sql`select id, created_at, coalesce(date_end, (date_end_without_time + 1)::timestamp at time zone 'UTC') as deadline,
     archived_at is not null as archived, status from tasks where id in ${inProject}`);
   const changes = await t.sql<Record<string, unknown>>(sql`select id, task_id, status, at from task_status_changes where task_id in ${inProject}`);
@@ -87,12 +94,19 @@ async function play(commands: Command[]) {
   const { owner } = b;
   const stages = b.stages.map((s) => s.id as number);
   const worker = await f.spaceMember(owner, b.space.id, 'editor');
+  const second = await f.project(owner, b.space.id, 'Second');
+  const away = (await f.stage(owner, second.id)).id as number;
   const tasks: number[] = [];
+  const deleted = new Set<number>();
   for (const c of commands) {
     const task = tasks.length ? tasks[('task' in c ? c.task : 0) % tasks.length]! : null;
     if (c.kind === 'create') tasks.push((await f.task(owner, stages[c.stage]!, { name: 'p', ...(c.assigned ? { responsibleUserId: [worker.id] } : {}) })).id as number);
     else if (task === null) continue;
     else if (c.kind === 'move') await t.as(owner).post('/tasks/move', { taskIds: [task], stageId: stages[c.stage] });
+    else if (c.kind === 'away') await t.as(owner).post('/tasks/move', { taskIds: [task], stageId: away });
+    else if (c.kind === 'delete') {
+      if ((await t.as(owner).delete(`/tasks/${task}`)).statusCode === 204) deleted.add(task);
+    }
     else if (c.kind === 'status') await t.as(owner).patch(`/tasks/${task}/status`, { status: c.status });
     else if (c.kind === 'due') {
       const at = c.day === null ? null : new Date(MARCH + c.day * DAY + 12 * 3_600_000).toISOString();
@@ -100,7 +114,34 @@ async function play(commands: Command[]) {
     } else if (c.kind === 'record') await t.as(worker).post('/time-records', { taskId: task, hours: c.hours, date: new Date(MARCH + c.day * DAY).toISOString().slice(0, 10) });
     else await t.as(owner).patch(`/tasks/${task}/archive`, { stageId: (await t.as(owner).get(`/tasks/${task}`)).json().stages?.[0]?.stageId ?? stages[0] });
   }
-  return { ...b, stages, worker, tasks };
+  const alive = tasks.filter((id) => !deleted.has(id));
+  // A task shown in both projects (no route places one so; rows may): the space counts it once.
+  const [shared] = await t.sql<{ id: number }>(sql`select task_id as id from task_stages where project_id = ${b.project.id} and task_id = any(${`{${alive.join(',')}}`}::bigint[]) order by task_id limit 1`);
+  if (shared) {
+    await t.sql(sql`insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
+      values (${owner.organizationId}, ${shared.id}, ${second.id}, ${away}, null, false) on conflict (task_id, project_id) do nothing`);
+  }
+  return { ...b, stages, worker, second, tasks: alive };
+}
+
+/** Every nonzero rollup row of the organization, as text. */
+const rollups = async (org: number) =>
+  (await t.sql<{ row: string }>(sql`
+    select concat_ws(' ', 'c', project_id, assignee_id, user_id, stage_id, status, archived, tasks, plan_time::float8) as row from analytics_counts
+      where organization_id = ${org} and (tasks <> 0 or plan_time <> 0)
+    union all select concat_ws(' ', 'd', project_id, assignee_id, user_id, archived, day, created, finished, rejected, overdue, hours::float8) from analytics_days
+      where organization_id = ${org} and (created <> 0 or finished <> 0 or rejected <> 0 or overdue <> 0 or hours <> 0)
+    union all select concat_ws(' ', 'f', project_id, stage_id, day, delta) from analytics_flow where organization_id = ${org} and delta <> 0
+    order by 1`)).map((r) => r.row);
+
+/** The rollups as the triggers left them must equal the rollups rebuilt from the rows. */
+async function expectRollupsRebuilt(org: number) {
+  const kept = await rollups(org);
+  for (const table of ['analytics_counts', 'analytics_days', 'analytics_flow', 'analytics_facts']) {
+    await t.sql(sql`delete from ${sql.identifier(table)} where organization_id = ${org}`);
+  }
+  await t.sql(sql`select analytics_sync(array(select id from tasks where organization_id = ${org}))`);
+  expect(await rollups(org)).toEqual(kept);
 }
 
 /** Spreads each task's facts over March in their order: created, then its changes and stays, hours apart. */
@@ -137,8 +178,9 @@ describe('analytics against a brute-force count', () => {
         const from = MARCH + (startDay - 5) * DAY;
         const to = from + days * DAY;
         const range = `dateFrom=${new Date(from).toISOString().slice(0, 10)}&dateTo=${new Date(to).toISOString().slice(0, 10)}`;
-        const rows = await readRows(w.project.id);
+        const rows = await readRows([w.project.id]);
         const want = expected(rows, from, to, Date.now());
+        const spaceRows = await readRows([w.project.id, w.second.id]);
 
         const report = (await t.as(w.owner).get(`/analytics/projects/${w.project.id}/task-report?${range}`)).json();
         expect(report).toMatchObject({
@@ -154,11 +196,22 @@ describe('analytics against a brute-force count', () => {
           expect(list.json().map((x: { id: number }) => x.id), metric).toEqual(want[metric]);
         }
 
+        const numbers = (want: ReturnType<typeof expected>) => ({
+          total: want.total.length, created: want.created.length, finished: want.finished.length, overdue: want.overdue.length, byStatus: want.byStatus,
+        });
+        const space = (await t.as(w.owner).get(`/analytics/spaces/${w.space.id}/task-report?${range}`)).json();
+        const wantSpace = expected(spaceRows, from, to, Date.now());
+        expect(space, 'space report').toMatchObject(numbers(wantSpace));
+        expect(space.factTime).toBeCloseTo(wantSpace.factTime, 6);
+        const assigned = new Set(spaceRows.assignees.filter((a) => a.user === w.worker.id).map((a) => a.task));
+        const user = (await t.as(w.owner).get(`/analytics/users/${w.worker.id}/task-report?${range}`)).json();
+        expect(user, 'user report').toMatchObject(numbers(expected({ ...spaceRows, tasks: spaceRows.tasks.filter((x) => assigned.has(x.id)) }, from, to, Date.now())));
+
         const series = (await t.as(w.owner).get(`/analytics/spaces/${w.space.id}?${range}&interval=day`)).json().points as Array<Record<string, number | string>>;
         expect(series).toHaveLength(days);
         series.forEach((point, i) => {
           const lo = from + i * DAY;
-          const day = expected(rows, lo, lo + DAY, Date.now());
+          const day = expected(spaceRows, lo, lo + DAY, Date.now());
           expect(point, `day ${i}`).toMatchObject({ created: day.created.length, finished: day.finished.length, overdue: day.overdue.length });
         });
 
@@ -171,6 +224,7 @@ describe('analytics against a brute-force count', () => {
             expect(count, `flow day ${i} column ${stageId}`).toBe(inside.length);
           }
         });
+        await expectRollupsRebuilt(w.owner.organizationId);
       }),
       { numRuns: Number(process.env.ANALYTICS_RUNS ?? 8), seed: Number(process.env.ANALYTICS_SEED ?? 20261125) },
     );

@@ -1,29 +1,63 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { AppError } from '../../platform/errors.js';
+import type { Scope } from './analytics.policy.js';
 import type { Range } from './analytics.range.js';
-import { scopedTasks } from './task-report.service.js';
+import { dateOf, duplicate, edgesOf, factsIn, floorDay, iso, numbersCte, rollupIn, wholeDays, windowOf } from './rollup.sql.js';
 
 export type Interval = 'day' | 'week' | 'month';
 const MAX_POINTS = 400;
 const APPROX_DAYS: Record<Interval, number> = { day: 1, week: 7, month: 28 };
 
+/** Where an interval begins: its UTC day, the Monday of its week, the first of its month. */
+function startOf(t: Date, interval: Interval): Date {
+  const d = floorDay(t);
+  if (interval === 'week') return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000);
+  if (interval === 'month') return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  return d;
+}
+
+function next(t: Date, interval: Interval): Date {
+  if (interval === 'month') return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1));
+  return new Date(t.getTime() + (interval === 'week' ? 7 : 1) * 86_400_000);
+}
+
 /**
- * The intervals of a range as a `points(lo, hi, m)` CTE body: UTC days, ISO weeks (from Monday) or
- * months, clipped to the range; `m` is when a point's snapshot is taken (its end, or now if earlier).
+ * The intervals of a range, clipped to it, with `m`, the moment a point's snapshot is taken (its end,
+ * or now if earlier), as a `keyed(key, lo, m, d, day)` CTE: `key` its interval's start as a UTC
+ * timestamp, `d`/`day` the midnight before `m`.
  */
-export function pointsOf(r: Range, interval: Interval): SQL {
+export function keyedPoints(r: Range, interval: Interval, now: Date): SQL {
   if ((r.to.getTime() - r.from.getTime()) / 86_400_000 / APPROX_DAYS[interval] > MAX_POINTS) {
     throw new AppError('VALIDATION_FAILED', `at most ${MAX_POINTS} points: choose a longer interval or a shorter range`, [{ path: '/querystring/interval', message: 'too many points for this range' }]);
   }
-  const from = sql`(${r.from.toISOString()}::timestamptz at time zone 'UTC')`;
-  const to = sql`(${r.to.toISOString()}::timestamptz at time zone 'UTC')`;
-  const step = sql`${`1 ${interval}`}::interval`;
-  return sql`
-    select greatest(p, ${from}) at time zone 'UTC' as lo, least(p + ${step}, ${to}) at time zone 'UTC' as hi,
-           least(least(p + ${step}, ${to}) at time zone 'UTC', now()) as m
-    from generate_series(date_trunc(${interval}, ${from}), ${to} - interval '1 microsecond', ${step}) p`;
+  const los: Date[] = [];
+  const ms: Date[] = [];
+  for (let p = startOf(r.from, interval); p < r.to; p = next(p, interval)) {
+    los.push(p < r.from ? r.from : p);
+    const hi = next(p, interval) < r.to ? next(p, interval) : r.to;
+    ms.push(hi < now ? hi : now);
+  }
+  const arr = (ds: Date[]) => sql`${`{${ds.map((d) => d.toISOString()).join(',')}}`}::timestamptz[]`;
+  return sql`keyed as (
+    select date_trunc(${interval}, p.lo at time zone 'UTC') as key, p.lo, p.m, p.d, (p.d at time zone 'UTC')::date as day
+    from unnest(${arr(los)}, ${arr(ms)}, ${arr(ms.map(floorDay))}) as p(lo, m, d))`;
 }
+
+const keyOf = (x: SQL, interval: Interval) => sql`date_trunc(${interval}, ${x} at time zone 'UTC')`;
+const fromOf = sql`to_char(k.lo at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Per point: the change of a count at its moment `m`, from marks (`f.at` adds one, `f.until` takes it
+ * back): the rollup's days before `m`'s day (`days`: rows `(day, n)` plus any grouping), then the
+ * ledger rows `facts` (a condition on `f`) marking that day before `m`.
+ */
+const marksAt = (days: SQL, facts: SQL, group: SQL = sql``) => sql`
+  select k.key${group}, sum(dd.n) as n from keyed k join (${days}) dd on dd.day < k.day group by k.key${group}
+  union all
+  select k.key${group}, count(*) filter (where f.at >= k.d and f.at < k.m) - count(*) filter (where f.until >= k.d and f.until < k.m)
+  from keyed k join analytics_facts f on ${facts} and ((f.at >= k.d and f.at < k.m) or (f.until >= k.d and f.until < k.m))
+  where k.d < k.m group by k.key${group}`;
 
 export interface SeriesPointRow {
   from: string;
@@ -33,98 +67,83 @@ export interface SeriesPointRow {
   factTime: number;
 }
 
-/**
- * The points keyed by their interval's start (`key`, a UTC timestamp): a fact at time x counts at
- * every point whose moment `m` is after x, so it is bucketed once into the interval holding x (facts
- * before the range into the first) and summed cumulatively over the points; facts at or after the
- * last moment never count. One pass over the facts instead of one scan per point.
- */
-const keyedPoints = (r: Range, interval: Interval) => sql`
-  points as (${pointsOf(r, interval)}),
-  keyed as (select pt.lo, pt.hi, pt.m, date_trunc(${interval}, pt.lo at time zone 'UTC') as key from points pt),
-  bounds as (select min(key) as first, max(m) as last from keyed)`;
-const bucketOf = (x: SQL, interval: Interval) => sql`greatest(date_trunc(${interval}, ${x} at time zone 'UTC'), (select first from bounds))`;
-const keyOf = (x: SQL, interval: Interval) => sql`date_trunc(${interval}, ${x} at time zone 'UTC')`;
-
-/**
- * Per interval: created, set to done, overdue at its end, and hours of records dated in it. Overdue
- * at m: created and deadline before m and not done or rejected then, i.e. m inside a stretch of the
- * status history that is neither done nor rejected and starts after the deadline: each stretch adds
- * one from its start and takes it back from its end.
- */
-export async function taskSeries(db: Queryable, organizationId: number, scope: SQL, r: Range, interval: Interval): Promise<SeriesPointRow[]> {
-  const from = sql`${r.from.toISOString()}::timestamptz`;
-  const to = sql`${r.to.toISOString()}::timestamptz`;
+/** Per interval: created, set to done (distinct tasks), hours of records dated in it, and overdue at its end. */
+export async function taskSeries(db: Queryable, s: Scope, r: Range, interval: Interval, now = new Date()): Promise<SeriesPointRow[]> {
+  const w = windowOf(r.from, r.to);
+  const roll = sql`${rollupIn(s, false)} and r.user_id = 0`;
+  const dup = duplicate(s);
+  const edges = edgesOf(w);
+  const lastDay = dateOf(floorDay(now < r.to ? now : r.to));
+  const adds: SQL[] = [
+    sql`select date_trunc(${interval}, r.day::timestamp) as key, sum(r.created) as c, sum(r.finished) as f, sum(r.hours) as h
+        from analytics_days r where ${roll} and ${wholeDays(w)} group by 1`,
+    sql`select ${keyOf(sql`f.at`, interval)}, 0, -count(*), 0 from analytics_facts f
+        where ${factsIn(s, false)} and not ${dup} and f.kind = 2 and f.prev_at is not null and f.at >= ${iso(w.from)} and f.at < ${iso(w.to)}
+          and f.prev_at >= greatest(${iso(w.from)}, ${keyOf(sql`f.at`, interval)} at time zone 'UTC')
+        group by 1`,
+    ...(edges
+      ? [sql`select ${keyOf(sql`f.at`, interval)}, count(*) filter (where f.kind = 1), count(*) filter (where f.kind = 2), coalesce(sum(f.value::numeric) filter (where f.kind = 5), 0)
+             from analytics_facts f where ${factsIn(s, false)} and not ${dup} and f.kind in (1, 2, 5) and ${edges} group by 1`]
+      : []),
+    ...(s.projects.length > 1
+      ? [sql`select ${keyOf(sql`f.at`, interval)}, -count(*) filter (where f.kind = 1), -count(*) filter (where f.kind = 2), -coalesce(sum(f.value::numeric) filter (where f.kind = 5), 0)
+             from analytics_facts f where ${factsIn(s, false)} and ${dup} and f.kind in (1, 2, 5) and f.at >= ${iso(w.e1)} and f.at < ${iso(w.e2)} group by 1`]
+      : []),
+  ];
+  const overdue = [
+    marksAt(sql`select r.day, sum(r.overdue) as n from analytics_days r where ${roll} and r.day <= ${lastDay} group by 1`, sql`${factsIn(s, false)} and not ${dup} and f.kind = 4`),
+    ...(s.projects.length > 1
+      ? [sql`select k.key, -(count(*) filter (where f.at < k.d) - count(*) filter (where f.until < k.d)) from keyed k
+             join analytics_facts f on ${factsIn(s, false)} and ${dup} and f.kind = 4 group by 1`]
+      : []),
+  ];
   return queryRows<SeriesPointRow>(
     db,
-    sql`with scope as materialized (${scopedTasks(organizationId, scope, false)}),
-      ${keyedPoints(r, interval)},
-      created as (select ${keyOf(sql`created_at`, interval)} as key, count(*) as n from scope where created_at >= ${from} and created_at < ${to} group by 1),
-      finished as (
-        select ${keyOf(sql`c.at`, interval)} as key, count(distinct c.task_id) as n from task_status_changes c join scope s on s.id = c.task_id
-        where c.status = 1 and c.at >= ${from} and c.at < ${to} group by 1),
-      facts as (
-        select ${keyOf(sql`(tr.date::timestamp at time zone 'UTC')`, interval)} as key, sum(tr.hours) as hours
-        from time_records tr join scope s on s.id = tr.task_id
-        where (tr.date::timestamp at time zone 'UTC') >= ${from} and (tr.date::timestamp at time zone 'UTC') < ${to} group by 1),
-      stretches as (
-        select greatest(c.at, s.deadline, s.created_at) as start,
-               lead(c.at) over (partition by c.task_id order by c.at, c.id) as stop, c.status
-        from task_status_changes c join scope s on s.id = c.task_id
-        where s.deadline < (select last from bounds)),
-      marks as (
-        select start as x, 1 as d from stretches where status not in (1, 2) and (stop is null or stop > start)
-        union all
-        select stop, -1 from stretches where status not in (1, 2) and stop > start),
-      overdue as (select ${bucketOf(sql`x`, interval)} as key, sum(d) as d from marks where x < (select last from bounds) group by 1)
-      select to_char(k.lo at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "from",
-        coalesce(c.n, 0)::int as created, coalesce(f.n, 0)::int as finished,
-        (sum(coalesce(o.d, 0)) over (order by k.lo))::int as overdue,
-        coalesce(fa.hours, 0)::float8 as "factTime"
-      from keyed k left join created c on c.key = k.key left join finished f on f.key = k.key
-        left join facts fa on fa.key = k.key left join overdue o on o.key = k.key
+    sql`with ${keyedPoints(r, interval, now)},
+      adds as (${sql.join(adds, sql` union all `)}),
+      ods as (${sql.join(overdue, sql` union all `)})
+      select ${fromOf} as "from", coalesce(a.c, 0)::int as created, coalesce(a.f, 0)::int as finished, coalesce(o.n, 0)::int as overdue,
+        coalesce(a.h, 0)::float8 as "factTime"
+      from keyed k
+        left join (select key, sum(c) as c, sum(f) as f, sum(h) as h from adds group by key) a on a.key = k.key
+        left join (select key, sum(n) as n from ods group by key) o on o.key = k.key
       order by k.lo`,
   );
 }
 
 /**
- * Cumulative flow: per interval, the tasks in each column of the project at its end (from the stays;
- * archived tasks count until archived). A stay adds one from its entry and takes it back from when it
- * left or its task was archived, whichever came first.
+ * Cumulative flow: per interval, the tasks in each column of the project at its end (archived tasks
+ * count until archived): the stays' entries minus their ends before that moment.
  */
-export async function projectFlow(db: Queryable, projectId: number, r: Range, interval: Interval) {
+export async function projectFlow(db: Queryable, organizationId: number, projectId: number, r: Range, interval: Interval, now = new Date()) {
+  const lastDay = dateOf(floorDay(now < r.to ? now : r.to));
   return queryRows<{ from: string; stages: Array<{ stageId: number; count: number }> }>(
     db,
-    sql`with ${keyedPoints(r, interval)},
+    sql`with ${keyedPoints(r, interval, now)},
       columns as (select id, "order" from stages where project_id = ${projectId}),
-      stays as (
-        select st.stage_id, st.entered_at, least(st.left_at, t.archived_at) as ended
-        from task_stage_stays st join tasks t on t.id = st.task_id
-        where st.project_id = ${projectId} and st.entered_at < (select last from bounds)),
-      marks as (
-        select stage_id, entered_at as x, 1 as d from stays where ended is null or ended > entered_at
-        union all
-        select stage_id, ended, -1 from stays where ended > entered_at),
-      moves as (select stage_id, ${bucketOf(sql`x`, interval)} as key, sum(d) as d from marks where x < (select last from bounds) group by 1, 2),
-      counted as (
-        select k.lo, c.id as stage_id, c."order", sum(coalesce(mv.d, 0)) over (partition by c.id order by k.lo) as n
-        from keyed k cross join columns c left join moves mv on mv.stage_id = c.id and mv.key = k.key)
-      select to_char(k.lo at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "from",
-        coalesce(jsonb_agg(jsonb_build_object('stageId', ct.stage_id, 'count', ct.n::int) order by ct."order", ct.stage_id)
-          filter (where ct.stage_id is not null), '[]'::jsonb) as stages
-      from keyed k left join counted ct on ct.lo = k.lo group by k.lo order by k.lo`,
-  ).then((rows) => rows.map((row) => ({ from: row.from, stages: row.stages ?? [] })));
+      counted as (${marksAt(
+        sql`select r.stage_id, r.day, sum(r.delta) as n from analytics_flow r where r.project_id = ${projectId} and r.day <= ${lastDay} group by 1, 2`,
+        sql`f.project_id = ${projectId} and f.organization_id = ${organizationId} and f.kind = 6`,
+        sql`, stage_id`,
+      )}),
+      totals as (select key, stage_id, sum(n) as n from counted group by 1, 2)
+      select ${fromOf} as "from",
+        coalesce(jsonb_agg(jsonb_build_object('stageId', c.id, 'count', coalesce(t.n, 0)::int) order by c."order", c.id)
+          filter (where c.id is not null), '[]'::jsonb) as stages
+      from keyed k left join columns c on true left join totals t on t.key = k.key and t.stage_id = c.id
+      group by k.key, k.lo order by k.lo`,
+  );
 }
 
 /** Per project of the space (at home or linked): its tasks now, done now, overdue at `at`. */
-export async function projectsBreakdown(db: Queryable, organizationId: number, scope: SQL, projects: SQL, at: Date) {
+export async function projectsBreakdown(db: Queryable, s: Scope, r: Range, at: Date) {
   const rows = await queryRows<{ projectId: number; total: number; done: number; overdue: number }>(
     db,
-    sql`with scope as materialized (${scopedTasks(organizationId, scope, false, at)})
-      select p.id as "projectId", count(s.id)::int as total, (count(*) filter (where s.status = 1))::int as done,
-        (count(*) filter (where s.od))::int as overdue
-      from ${projects} p(id) left join task_stages ts on ts.project_id = p.id left join scope s on s.id = ts.task_id
-      group by p.id order by p.id`,
+    sql`with ${numbersCte(s, windowOf(r.from, r.to), at, { archived: false, key: 'project' })}
+      select p.id as "projectId", coalesce(x.tasks, 0)::int as total,
+        coalesce((select n from per_status ps where ps.key = p.id and ps.status = 1), 0)::int as done, coalesce(x.overdue, 0)::int as overdue
+      from unnest(${`{${s.projects.join(',')}}`}::bigint[]) p(id) left join per x on x.key = p.id
+      order by p.id`,
   );
   return rows.map((row) => ({ ...row, projectId: Number(row.projectId) }));
 }
