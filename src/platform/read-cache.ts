@@ -136,6 +136,7 @@ export class ReadCache {
   changed(change: Change): void {
     const now = ++this.clock;
     let whole = false;
+    let parted = false;
     for (const org of change.organizationIds) {
       // 0 is a registration's "no organization yet": its user and organization are new, so nothing
       // kept can show them, and an existing organization it touches (an invite join) is named by
@@ -147,11 +148,12 @@ export class ReadCache {
         this.stamps.set(`o${org}`, now);
         continue;
       }
+      parted = true;
       this.stamps.set(`o${org}:${ALL_LISTS}`, now);
       for (const part of parts) this.stamps.set(`o${org}:${part}`, now);
     }
-    // A change of tasks alone says nothing about its author's credential.
-    if (change.userId && (whole || change.scoped === undefined)) this.stamps.set(`u${change.userId}`, now);
+    // Only a change of tasks alone leaves its author's credential alone.
+    if (change.userId && (whole || !parted)) this.stamps.set(`u${change.userId}`, now);
   }
 
   forgetAll(): void {

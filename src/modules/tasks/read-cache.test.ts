@@ -244,6 +244,10 @@ describe('read cache: the clock', () => {
     expect(cache.credential('h')).toBeNull();
     cache.keepCredential('h', cache.begin(), actor, Date.now() - 1);
     expect(cache.credential('h')).toBeNull();
+    // A change about the user with no organization's tasks in it (an operator's password reset).
+    cache.keepCredential('h', cache.begin(), actor, null);
+    cache.changed({ organizationIds: [0], userId: 1, scoped: new Map() });
+    expect(cache.credential('h')).toBeNull();
   });
 
   it('caches nothing while changes could be missed, and forgets everything when that ends', () => {
