@@ -198,6 +198,9 @@ async function* readArchive(source: AsyncIterable<Buffer>, limits: ReadLimits): 
       // An entry the caller did not read is drained, so the next one can come.
       entry.resume();
     }
+  } catch (error) {
+    // tar and gzip report damage with plain errors: a bad archive is the client's, not a 500.
+    throw error instanceof AppError ? error : invalid(`the archive is corrupt: ${(error as Error).message}`);
   } finally {
     input.destroy();
     gunzip.destroy();

@@ -46,8 +46,6 @@ export async function writeArchive(app: FastifyInstance, db: Queryable, spec: Ar
 
   const writer = new ArchiveWriter(spec.format);
   const key = randomUUID();
-  let size = 0;
-  writer.output.on('data', (chunk: Buffer) => (size += chunk.length));
   const stored = app.files.backend.write(key, writer.output, { contentType: 'application/gzip' });
   // A failed upload must stop the writer, or it would wait for room that never comes.
   stored.catch((error: unknown) => writer.destroy(error as Error));
@@ -88,5 +86,7 @@ export async function writeArchive(app: FastifyInstance, db: Queryable, spec: Ar
     await app.files.remove(key).catch(() => {});
     throw error;
   }
+  // Measured by the storage, not by listening to the stream: a listener would make it flow before the upload reads it.
+  const size = (await app.files.backend.stat(key))?.size ?? 0;
   return { key, size, report };
 }
