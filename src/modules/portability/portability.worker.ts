@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { portabilityJobs } from '../../db/schema/portability.js';
 import type { Actor, OrgRole } from '../../platform/auth.js';
@@ -56,7 +56,10 @@ export function announce(db: Queryable, job: PortabilityJobRow, what: JobEvent):
   emit(db, { type, organizationId: job.organizationId, userId: job.creatorId, payload: presentPortabilityJob(job) });
 }
 
-async function update(db: Queryable, id: number, change: Partial<PortabilityJobRow>, what: JobEvent = 'progress'): Promise<PortabilityJobRow> {
+/** A change of a job's row: values, or SQL of its own columns (processed = total). */
+type JobChange = { [K in keyof PortabilityJobRow]?: PortabilityJobRow[K] | SQL };
+
+async function update(db: Queryable, id: number, change: JobChange, what: JobEvent = 'progress'): Promise<PortabilityJobRow> {
   const [row] = await db
     .update(portabilityJobs)
     .set({ ...change, heartbeatAt: new Date(), updatedAt: new Date() })
@@ -129,7 +132,7 @@ export async function runExport(app: FastifyInstance, job: PortabilityJobRow): P
           status: 'succeeded',
           archiveKey: result.key,
           archiveSize: result.size,
-          processed: job.total,
+          processed: sql`${portabilityJobs.total}`,
           report: result.report.toJSON(),
           finishedAt: new Date(),
           expiresAt: new Date(Date.now() + EXPORT_TTL_MS),
@@ -177,7 +180,7 @@ export async function runImport(app: FastifyInstance, claimed: PortabilityJobRow
       await update(
         ctx.db,
         job.id,
-        { status: 'succeeded', resultOrganizationId: organizationId, processed: job.total, archiveKey: null, report: loader.report.toJSON(), finishedAt: new Date() },
+        { status: 'succeeded', resultOrganizationId: organizationId, processed: sql`${portabilityJobs.total}`, archiveKey: null, report: loader.report.toJSON(), finishedAt: new Date() },
         'finished',
       );
     });
