@@ -206,15 +206,32 @@ function describe(name: string, config: ReturnType<typeof getTableConfig>, rule:
  * Self-references and soft references to later tables are filled in after the rows (see load.ts).
  */
 export function exportPlan(): TableInfo[] {
-  const all = schemaTables();
   const infos = new Map<string, TableInfo>();
-  for (const [name, { config }] of all) {
+  for (const [name, { config }] of schemaTables()) {
     const rule = CATALOGUE[name];
     if (rule?.export) infos.set(name, describe(name, config, rule));
   }
+  return loadOrder(infos);
+}
+
+/** Every table, every column, for an instance backup (ids are kept, so nothing is remapped). */
+export function instancePlan(): TableInfo[] {
+  const infos = new Map<string, TableInfo>();
+  for (const [name, { config }] of schemaTables()) {
+    const rule = CATALOGUE[name];
+    infos.set(name, describe(name, config, rule?.export && rule.filledByTrigger ? { export: true, filledByTrigger: true } : { export: true }));
+  }
+  return loadOrder(infos);
+}
+
+function loadOrder(infos: Map<string, TableInfo>): TableInfo[] {
   const ordered: TableInfo[] = [];
   const placed = new Set<string>();
-  const hardDeps = (t: TableInfo) => t.refs.filter((r) => r.table !== t.name && !t.rule.softRefs?.[r.column] && infos.has(r.table)).map((r) => r.table);
+  const tenant = (t: TableInfo) => t.name !== 'organizations' && infos.has('organizations') && t.columns.some((c) => c.name === 'organization_id');
+  const hardDeps = (t: TableInfo) => [
+    ...t.refs.filter((r) => r.table !== t.name && !t.rule.softRefs?.[r.column] && infos.has(r.table)).map((r) => r.table),
+    ...(tenant(t) ? ['organizations'] : []),
+  ];
   // References without a foreign key are satisfied first too where no cycle forbids it; else filled in afterwards.
   const softDeps = (t: TableInfo) =>
     [...t.refs.map((r) => r.table), ...(t.rule.jsonIds ? Object.values(JSON_ID_KEYS) : []), ...Object.values(t.rule.jsonKeys ?? {})].filter((d) => d !== t.name && infos.has(d));

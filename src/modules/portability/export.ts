@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
@@ -38,6 +39,20 @@ export interface Progress {
  * the storage has lost is left out and reported, not a reason to fail the whole export.
  */
 export async function writeArchive(app: FastifyInstance, db: Queryable, spec: ArchiveSpec, progress: Progress): Promise<{ key: string; size: number; report: Report }> {
+  const key = randomUUID();
+  try {
+    const report = await streamArchive(app, db, spec, progress, (output) => app.files.backend.write(key, output, { contentType: 'application/gzip' }));
+    // Measured by the storage, not by listening to the stream: a listener would make it flow before the upload reads it.
+    const size = (await app.files.backend.stat(key))?.size ?? 0;
+    return { key, size, report };
+  } catch (error) {
+    await app.files.remove(key).catch(() => {});
+    throw error;
+  }
+}
+
+/** Writes an archive into `sink` (file storage, a local file), which must read the stream to its end. */
+export async function streamArchive(app: FastifyInstance, db: Queryable, spec: ArchiveSpec, progress: Progress, sink: (output: Readable) => Promise<void>): Promise<Report> {
   const report = new Report();
   const counts = await countRows(db, spec.tables, spec.where);
   const blobs: { name: string; key: string; size: number }[] = [];
@@ -45,8 +60,7 @@ export async function writeArchive(app: FastifyInstance, db: Queryable, spec: Ar
   await progress.total(Object.values(counts).reduce((a, b) => a + b, 0) + blobs.length);
 
   const writer = new ArchiveWriter(spec.format);
-  const key = randomUUID();
-  const stored = app.files.backend.write(key, writer.output, { contentType: 'application/gzip' });
+  const stored = sink(writer.output);
   // A failed upload must stop the writer, or it would wait for room that never comes.
   stored.catch((error: unknown) => writer.destroy(error as Error));
   try {
@@ -83,10 +97,7 @@ export async function writeArchive(app: FastifyInstance, db: Queryable, spec: Ar
   } catch (error) {
     writer.destroy(error as Error);
     await stored.catch(() => {});
-    await app.files.remove(key).catch(() => {});
     throw error;
   }
-  // Measured by the storage, not by listening to the stream: a listener would make it flow before the upload reads it.
-  const size = (await app.files.backend.stat(key))?.size ?? 0;
-  return { key, size, report };
+  return report;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll } from 'vitest';
@@ -118,7 +119,7 @@ export async function richOrganization(t: TestKit) {
   await run(sql`insert into ai_conversations (organization_id, user_id, title) values (${org}, ${o}, 'Chat')`);
   await run(sql`insert into ai_messages (organization_id, conversation_id, role, content, sources) select ${org}, id, 'user', 'Hi', '[]'::jsonb from ai_conversations where organization_id = ${org}`);
   await run(sql`insert into user_activity_days (organization_id, user_id, day) values (${org}, ${m}, '2025-01-02') on conflict do nothing`);
-  await run(sql`update pages set public_token = 'public-token-is-a-credential' where id = ${page.id}`);
+  await run(sql`update pages set public_token = ${`public-${randomUUID()}`} where id = ${page.id}`);
   return { owner, admin, member, org, space, project, tasks, page, child };
 }
 
@@ -152,15 +153,17 @@ export function uploadArchive(t: TestKit, user: TestUser | null, archive: Buffer
 
 /**
  * A second, empty instance for the same test file: another embedded database, or on PostgreSQL a
- * database of its own beside the suite's (made and emptied here, then migrated by the app).
+ * database of its own beside the suite's, named after `name` (made and emptied here, then migrated
+ * by the app).
  */
-export function useFreshInstance(): TestKit {
+export function useFreshInstance(name: string): TestKit {
   const url = process.env.DATABASE_URL;
   let second: string | null = null;
   if (url) {
     beforeAll(async () => {
       const target = new URL(url);
-      target.pathname = `${target.pathname}_second`;
+      // One database per test file: files run side by side.
+      target.pathname = `${target.pathname}_${name}`;
       second = target.toString();
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();

@@ -6,7 +6,7 @@ import { fingerprintArchive, summary } from './fingerprint.js';
 import { exportOrganization, finishJob, richOrganization, uploadArchive, useFreshInstance } from './portability.fixtures.js';
 
 const source = useTestApp();
-const target = useFreshInstance();
+const target = useFreshInstance('roundtrip');
 
 describe('organization export → import into a fresh instance → export', () => {
   it('gives the same fingerprint: every table’s rows with ids remapped, files byte-identical, orders and history', async () => {
