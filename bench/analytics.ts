@@ -51,7 +51,7 @@ const SEED = [
   `analyze`,
 ];
 
-interface Org {
+export interface Org {
   session: string;
   organizationId: number;
   userId: number;
@@ -60,7 +60,7 @@ interface Org {
   stageIds: number[];
 }
 
-async function seedSql(mode: string, dataDir: string, url: string, org: Org, count: number) {
+export async function seedSql(mode: string, dataDir: string, url: string, org: Org, count: number) {
   const params = [org.organizationId, org.spaceId, org.projectId, org.userId, `{${org.stageIds.join(',')}}`, count];
   const used = (text: string) => [1, 2, 3, 4, 5, 6].filter((i) => text.includes(`$${i}`)).map((i) => params[i - 1]);
   if (mode === 'postgres') {
