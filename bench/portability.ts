@@ -15,9 +15,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { seedSql, type Org } from './analytics.js';
-import { freshPostgres } from './postgres.js';
-import { startServer, type RunningServer } from './server.js';
+import { largeOrganization } from './analytics.js';
+import type { RunningServer } from './server.js';
 import { call } from './seed.js';
 
 const { values } = parseArgs({
@@ -55,23 +54,9 @@ async function follow(server: RunningServer, session: string, url: string): Prom
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-portability-'));
-const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files') };
-if (mode === 'postgres') {
-  await freshPostgres(pgUrl);
-  env.DATABASE_URL = pgUrl;
-}
 try {
-  let server = await startServer(env, { cpuProf: null });
-  const reg = await call(server.url, null, 'POST', '/auth/register', { email: `export-${Date.now()}@example.test`, password: 'benchmark password', name: 'Exporter' });
-  const session = reg.session as string;
-  const space = await call(server.url, session, 'POST', '/spaces', { name: 'Big' });
-  const project = await call(server.url, session, 'POST', '/projects', { spaceId: space.id, name: 'Big board' });
-  const stageIds: number[] = [];
-  for (const name of ['Todo', 'Doing', 'Review', 'Done']) stageIds.push((await call(server.url, session, 'POST', `/projects/${project.id}/stages`, { name, order: stageIds.length, tasks: [] })).id);
-  await server.stop();
-  const org: Org = { session, organizationId: reg.organization.id, userId: reg.user.id, spaceId: space.id, projectId: project.id, stageIds };
-  await seedSql(mode, dataDir, pgUrl, org, count);
-  server = await startServer(env, { cpuProf: null });
+  const { server, org } = await largeOrganization(mode, pgUrl, dataDir, count);
+  const session = org.session;
   await new Promise((r) => setTimeout(r, 2000));
   const idle = server.rssMiB();
 

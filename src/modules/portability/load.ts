@@ -5,7 +5,7 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import type { FileStore } from '../../platform/files.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../webhooks/signing.js';
-import type { TableInfo } from './catalogue.js';
+import { JSON_ID_KEYS, type TableInfo } from './catalogue.js';
 import { rewriteRow, type Resolver } from './remap.js';
 import { insertRows, newIds, setColumn } from './rows.js';
 import { Report } from './report.js';
@@ -33,6 +33,7 @@ export class OrganizationLoader implements Resolver {
   private current: string | null = null;
   private readonly later = new Map<string, [number, number][]>();
   private readonly pending: SQL[] = [];
+  private readonly referenced: Set<string>;
 
   constructor(
     private readonly db: Queryable,
@@ -42,7 +43,13 @@ export class OrganizationLoader implements Resolver {
     private readonly store: FileStore,
     private readonly onRollback: (fn: () => Promise<void>) => void,
     private readonly progress: (rows: number) => Promise<void> = async () => {},
-  ) {}
+  ) {
+    this.referenced = new Set(['organizations', ...Object.values(JSON_ID_KEYS)]);
+    for (const table of tables.values()) {
+      for (const ref of table.refs) this.referenced.add(ref.table);
+      for (const target of Object.values(table.rule.jsonKeys ?? {})) this.referenced.add(target);
+    }
+  }
 
   id(table: string, old: number): number | undefined {
     return this.ids.get(table)?.get(old);
@@ -57,6 +64,8 @@ export class OrganizationLoader implements Resolver {
   }
 
   private remember(table: string, old: number, id: number): void {
+    // Only ids something refers to are kept: the map is the one thing here that grows with the archive.
+    if (!this.referenced.has(table)) return;
     let map = this.ids.get(table);
     if (!map) this.ids.set(table, (map = new Map()));
     map.set(old, id);

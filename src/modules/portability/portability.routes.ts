@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { read, write } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { runJob } from '../../platform/jobs.js';
+import { wakeJob } from '../../platform/jobs.js';
 import { upload } from '../../platform/openapi.js';
 import { archiveLimits, MAX_ARCHIVE_BYTES } from './limits.js';
 import { authorizePortability } from './portability.policy.js';
@@ -22,10 +22,7 @@ const FORMAT =
 
 export default async function portabilityRoutes(app: App): Promise<void> {
   registerPortability(app);
-  // Without jobs in this process (a web-only instance, tests) a queued job waits for an instance that runs them.
-  const wake = () => {
-    if (app.config.jobsEnabled) void runJob(app, PORTABILITY_JOB).catch((err: unknown) => app.log.error({ err }, 'portability job failed'));
-  };
+  const wake = wakeJob(app, PORTABILITY_JOB);
 
   app.post(
     '/organization/exports',

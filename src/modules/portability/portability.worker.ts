@@ -6,7 +6,7 @@ import type { Actor, OrgRole } from '../../platform/auth.js';
 import { systemWrite, writeAs } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
-import { registerJob } from '../../platform/jobs.js';
+import { claimQueued, registerJob } from '../../platform/jobs.js';
 import { createOrganization } from '../organizations/organizations.service.js';
 import { walkArchive } from './archive.js';
 import { exportPlan } from './catalogue.js';
@@ -38,14 +38,9 @@ export async function drainPortability(app: FastifyInstance): Promise<void> {
 }
 
 async function claim(app: FastifyInstance): Promise<PortabilityJobRow | null> {
-  const [row] = await queryRows<{ id: number }>(
-    app.database.db,
-    sql`update portability_jobs set status = 'running', heartbeat_at = now(), updated_at = now()
-        where id = (select id from portability_jobs where status = 'queued' order by id limit 1 for update skip locked)
-        returning id`,
-  );
-  if (!row) return null;
-  const [job] = await app.database.db.select().from(portabilityJobs).where(eq(portabilityJobs.id, Number(row.id)));
+  const id = await claimQueued(app, 'portability_jobs');
+  if (id === null) return null;
+  const [job] = await app.database.db.select().from(portabilityJobs).where(eq(portabilityJobs.id, id));
   return job ?? null;
 }
 
