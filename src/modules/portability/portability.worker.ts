@@ -14,6 +14,7 @@ import { writeArchive, type Progress } from './export.js';
 import { OrganizationLoader } from './load.js';
 import { organizationScope } from './rows.js';
 import { archiveLimits, ORGANIZATION_FORMAT } from './limits.js';
+import { authorizePortability } from './portability.policy.js';
 import { presentPortabilityJob, type PortabilityJobRow } from './portability.presenter.js';
 
 export const PORTABILITY_JOB = 'portability';
@@ -160,6 +161,8 @@ export async function runImport(app: FastifyInstance, claimed: PortabilityJobRow
   const job = claimed;
   try {
     const actor = await actorOf(app, job);
+    // Checked again now: the role may have been taken away since the upload.
+    authorizePortability(actor);
     const progress = progressOf(app, job, app.database.kind === 'postgres');
     const tables = new Map(exportPlan().map((t) => [t.name, t]));
     const licensing = { trialDays: app.config.trialDays, trialUsers: app.config.trialUsers };
