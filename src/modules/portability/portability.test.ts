@@ -5,6 +5,7 @@ import { expectProblem, fingerprint, useTestApp, type TestUser } from '../../tes
 import { commonCases } from '../../test/common-cases.js';
 import { factories } from '../../test/factories.js';
 import { runJob } from '../../platform/jobs.js';
+import { sweepOrphans } from '../../platform/storage/deletions.js';
 import { blobCount, multipart } from '../files/files.fixtures.js';
 import { EVENT_PAYLOAD_SCHEMAS } from '../events/events.catalogue.js';
 import { exportOrganization, finishJob, uploadArchive } from './portability.fixtures.js';
@@ -78,6 +79,11 @@ describe('GET /organization/exports/{exportId} and /download', () => {
     expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="organization-export-${id}-\\d{4}-\\d{2}-\\d{2}\\.tar\\.gz"$`));
     expect(Number(res.headers['content-length'])).toBe(archive.length);
     expect(archive.subarray(0, 2).toString('hex')).toBe('1f8b');
+    // No file row names the archive: the orphan sweeper must still leave it to its job.
+    const swept = await sweepOrphans(t.app.database.db, t.app.files.backend, { olderThanMs: 0 });
+    const [kept] = await t.sql<{ key: string }>(sql`select archive_key::text as key from portability_jobs where id = ${id}`);
+    expect(swept.orphans.map((o) => o.key)).not.toContain(kept!.key);
+    expect((await t.as(owner).get(`/organization/exports/${id}/download`)).rawPayload.equals(archive)).toBe(true);
   });
 
   it('answers 409 before the export is done and 410 once its archive expired (removed by the expiry job)', async () => {
