@@ -21,6 +21,8 @@ export type Classification =
       jsonIds?: string[];
       /** JSON object columns keyed by ids of a table (a table row's cells by column id). */
       jsonKeys?: Record<string, string>;
+      /** Tables the values under those keys may name (a `user` or `task` column's cell), see Resolver.valueTable. */
+      jsonKeyValues?: string[];
       /** Rows the database writes itself (triggers) on import: replaced by the archive's own. */
       filledByTrigger?: true;
     }
@@ -69,7 +71,7 @@ export const CATALOGUE: Record<string, Classification> = {
   time_records: { export: true },
   timers: { export: true },
   table_columns: { export: true },
-  table_rows: { export: true, jsonKeys: { cells: 'table_columns' } },
+  table_rows: { export: true, jsonKeys: { cells: 'table_columns' }, jsonKeyValues: ['users', 'tasks'] },
   // History the reports are computed from: kept as it was, not rewritten by the import's own inserts.
   task_stage_stays: { export: true, filledByTrigger: true },
   task_status_changes: { export: true, filledByTrigger: true },
@@ -234,7 +236,7 @@ function loadOrder(infos: Map<string, TableInfo>): TableInfo[] {
   ];
   // References without a foreign key are satisfied first too where no cycle forbids it; else filled in afterwards.
   const softDeps = (t: TableInfo) =>
-    [...t.refs.map((r) => r.table), ...(t.rule.jsonIds ? Object.values(JSON_ID_KEYS) : []), ...Object.values(t.rule.jsonKeys ?? {})].filter((d) => d !== t.name && infos.has(d));
+    [...t.refs.map((r) => r.table), ...(t.rule.jsonIds ? Object.values(JSON_ID_KEYS) : []), ...Object.values(t.rule.jsonKeys ?? {}), ...(t.rule.jsonKeyValues ?? [])].filter((d) => d !== t.name && infos.has(d));
   while (placed.size < infos.size) {
     // Tables the database fills itself come last, after every insert that fires their triggers.
     const triggersDone = [...infos.values()].every((t) => t.rule.filledByTrigger || placed.has(t.name));

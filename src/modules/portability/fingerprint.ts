@@ -45,7 +45,13 @@ export async function fingerprintArchive(archive: Buffer): Promise<Fingerprint> 
   for (const file of rows.get('files') ?? []) {
     fileDigest.set(String(file.key), manifest.entries[`files/${file.id}`]?.sha256 ?? 'missing');
   }
-  const resolve: Resolver = { id: (table, old) => ranks.get(table)?.get(old), fileKey: (key) => fileDigest.get(key), loaded: () => true };
+  const cellTables = new Map((rows.get('table_columns') ?? []).filter((c) => c.type === 'user' || c.type === 'task').map((c) => [Number(c.id), `${String(c.type)}s`]));
+  const resolve: Resolver = {
+    id: (table, old) => ranks.get(table)?.get(old),
+    fileKey: (key) => fileDigest.get(key),
+    loaded: () => true,
+    valueTable: (table, id) => (table === 'table_columns' ? cellTables.get(id) : undefined),
+  };
   const tables: Record<string, string[]> = {};
   for (const table of exportPlan()) {
     const list = (rows.get(table.name) ?? []).map((source) => {

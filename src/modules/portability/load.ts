@@ -34,6 +34,8 @@ export class OrganizationLoader implements Resolver {
   private readonly later = new Map<string, [number, number][]>();
   private readonly pending: SQL[] = [];
   private readonly referenced: Set<string>;
+  /** Table columns (archive ids) whose cells name users or tasks. */
+  private readonly cellTables = new Map<number, string>();
 
   constructor(
     private readonly db: Queryable,
@@ -47,7 +49,7 @@ export class OrganizationLoader implements Resolver {
     this.referenced = new Set(['organizations', ...Object.values(JSON_ID_KEYS)]);
     for (const table of tables.values()) {
       for (const ref of table.refs) this.referenced.add(ref.table);
-      for (const target of Object.values(table.rule.jsonKeys ?? {})) this.referenced.add(target);
+      for (const target of [...Object.values(table.rule.jsonKeys ?? {}), ...(table.rule.jsonKeyValues ?? [])]) this.referenced.add(target);
     }
   }
 
@@ -61,6 +63,10 @@ export class OrganizationLoader implements Resolver {
 
   loaded(table: string): boolean {
     return this.done.has(table);
+  }
+
+  valueTable(table: string, id: number): string | undefined {
+    return table === 'table_columns' ? this.cellTables.get(id) : undefined;
   }
 
   private remember(table: string, old: number, id: number): void {
@@ -126,6 +132,7 @@ export class OrganizationLoader implements Resolver {
     for (const original of source) {
       // An archive's manifest is not signed: a column this service never exports is never taken from one.
       for (const column of Object.keys(table.rule.omit ?? {})) delete original[column];
+      if (table.name === 'table_columns' && (original.type === 'user' || original.type === 'task')) this.cellTables.set(Number(original.id), `${original.type}s`);
       const special = this.before(table.name, original);
       if (!special) continue;
       const { row, later, notes } = rewriteRow(table, special, this.organizationId, this);

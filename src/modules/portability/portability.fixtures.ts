@@ -84,9 +84,12 @@ export async function richOrganization(t: TestKit) {
   await run(sql`insert into time_records (organization_id, task_id, user_id, date, hours, comment) values (${org}, ${t0}, ${m}, '2025-01-02', 1.5, 'work')`);
   await run(sql`insert into timers (organization_id, user_id, task_id, project_id, started_at, stopped_at, seconds, record_id)
                 select ${org}, ${m}, ${t0}, ${project.id}, '2025-01-02T08:00:00Z', '2025-01-02T09:30:00Z', 5400, id from time_records where task_id = ${t0}`);
-  await run(sql`insert into table_columns (organization_id, project_id, name, type, options) values (${org}, ${project.id}, 'Notes', 'text', '[]'), (${org}, ${project.id}, 'Pick', 'select', '["x","y"]')`);
-  const columns = await t.sql<{ id: number }>(sql`select id from table_columns where project_id = ${project.id} order by id`);
-  await run(sql`insert into table_rows (organization_id, project_id, "order", cells) values (${org}, ${project.id}, 0, ${JSON.stringify({ [columns[0]!.id]: 'hello', [columns[1]!.id]: 'y' })}::jsonb)`);
+  await run(sql`insert into table_columns (organization_id, project_id, name, type, options) values (${org}, ${project.id}, 'Notes', 'text', '[]'),
+                (${org}, ${project.id}, 'Pick', 'select', '["x","y"]'), (${org}, ${project.id}, 'Who', 'user', '[]'), (${org}, ${project.id}, 'Which', 'task', '[]')`);
+  const columns = (await t.sql<{ id: number }>(sql`select id from table_columns where project_id = ${project.id} order by id`)).map((c) => c.id);
+  // Cells of user and task columns hold ids too.
+  const cells = { [columns[0]!]: 'hello', [columns[1]!]: 'y', [columns[2]!]: m, [columns[3]!]: t2 };
+  await run(sql`insert into table_rows (organization_id, project_id, "order", cells) values (${org}, ${project.id}, 0, ${JSON.stringify(cells)}::jsonb)`);
   await run(sql`insert into page_files (organization_id, page_id, file_id) values (${org}, ${child.id}, ${fileA!.id})`);
   await run(sql`insert into page_user_settings (organization_id, page_id, user_id, collapsed) values (${org}, ${page.id}, ${o}, true)`);
   await run(sql`insert into project_documentation (organization_id, project_id, content, version, updated_by_id) values (${org}, ${project.id}, 'Read me', 1, ${o})

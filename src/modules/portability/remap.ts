@@ -10,6 +10,8 @@ export interface Resolver {
   fileKey(old: string): string | undefined;
   /** Whether `table`'s rows are in place yet (a reference to a later table is filled in afterwards). */
   loaded(table: string): boolean;
+  /** The table a value under key `id` of a JSON keyed by `table`'s ids names (a `user` column's cells name users), if any. */
+  valueTable?(table: string, id: number): string | undefined;
 }
 
 export interface Rewritten {
@@ -73,7 +75,8 @@ export function rewriteRow(table: TableInfo, source: Record<string, unknown>, or
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(cells)) {
       const id = resolve.id(target, Number(key));
-      if (id !== undefined) out[String(id)] = v;
+      const names = resolve.valueTable?.(target, Number(key));
+      if (id !== undefined) out[String(id)] = names && typeof v === 'number' ? (resolve.id(names, v) ?? null) : v;
     }
     row[column] = out;
   }
