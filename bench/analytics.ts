@@ -118,28 +118,39 @@ async function measure(base: string, session: string, name: string, label: strin
   };
 }
 
-export async function benchAnalytics(mode: string, pgUrl: string, count: number, t: { duration: number; warmup: number }): Promise<{ notes: string[]; results: WorkloadResult[] }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-analytics-'));
+/**
+ * A server on a fresh database (PGlite in `dataDir`, or the emptied PostgreSQL database) holding
+ * one organization of `count` bulk-seeded tasks; the server is running again when this answers.
+ */
+export async function largeOrganization(mode: string, pgUrl: string, dataDir: string, count: number) {
   const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files') };
   if (mode === 'postgres') {
     await freshPostgres(pgUrl);
     env.DATABASE_URL = pgUrl;
   }
+  let server = await startServer(env, { cpuProf: null });
+  const reg = await call(server.url, null, 'POST', '/auth/register', { email: `bench-${Date.now()}@example.test`, password: 'benchmark password', name: 'Analyst' });
+  const session = reg.session as string;
+  const space = await call(server.url, session, 'POST', '/spaces', { name: 'Analytics' });
+  const project = await call(server.url, session, 'POST', '/projects', { spaceId: space.id, name: 'Big board' });
+  const stageIds: number[] = [];
+  for (const name of ['Todo', 'Doing', 'Review', 'Done']) stageIds.push((await call(server.url, session, 'POST', `/projects/${project.id}/stages`, { name, order: stageIds.length, tasks: [] })).id);
+  await server.stop();
+  const org: Org = { session, organizationId: reg.organization.id, userId: reg.user.id, spaceId: space.id, projectId: project.id, stageIds };
+  const started = performance.now();
+  await seedSql(mode, dataDir, pgUrl, org, count);
+  const seedSeconds = (performance.now() - started) / 1000;
+  server = await startServer(env, { cpuProf: null });
+  return { server, org, env, seedSeconds };
+}
+
+export async function benchAnalytics(mode: string, pgUrl: string, count: number, t: { duration: number; warmup: number }): Promise<{ notes: string[]; results: WorkloadResult[] }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-analytics-'));
   try {
-    let server = await startServer(env, { cpuProf: null });
-    const reg = await call(server.url, null, 'POST', '/auth/register', { email: `analytics-${Date.now()}@example.test`, password: 'benchmark password', name: 'Analyst' });
-    const session = reg.session as string;
-    const space = await call(server.url, session, 'POST', '/spaces', { name: 'Analytics' });
-    const project = await call(server.url, session, 'POST', '/projects', { spaceId: space.id, name: 'Big board' });
-    const stageIds: number[] = [];
-    for (const name of ['Todo', 'Doing', 'Review', 'Done']) stageIds.push((await call(server.url, session, 'POST', `/projects/${project.id}/stages`, { name, order: stageIds.length, tasks: [] })).id);
-    await server.stop();
-    const org: Org = { session, organizationId: reg.organization.id, userId: reg.user.id, spaceId: space.id, projectId: project.id, stageIds };
-    const started = performance.now();
-    await seedSql(mode, dataDir, pgUrl, org, count);
-    const notes = [`analytics: ${count} tasks bulk-seeded and analyzed in ${((performance.now() - started) / 1000).toFixed(1)} s`];
+    const { server, org, seedSeconds } = await largeOrganization(mode, pgUrl, dataDir, count);
+    const session = org.session;
+    const notes = [`analytics: ${count} tasks bulk-seeded and analyzed in ${seedSeconds.toFixed(1)} s`];
     console.error(`[${mode}] ${notes[0]}`);
-    server = await startServer(env, { cpuProf: null });
     try {
       const q = 'dateFrom=' + new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
       const q90 = 'dateFrom=' + new Date(Date.now() - 91 * 86_400_000).toISOString().slice(0, 10) + '&interval=week';

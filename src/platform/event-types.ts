@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'automation.rule.created', 'automation.rule.updated', 'automation.rule.deleted', 'automation.rule.failed', 'automation.rule.triggered',
   'ai.indexing.progress', 'ai.indexing.finished',
   'import.progress', 'import.finished',
+  'export.progress', 'export.finished', 'organization.import.progress', 'organization.import.finished',
   'integration.connected', 'integration.disconnected',
 ] as const;
 

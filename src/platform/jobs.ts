@@ -164,3 +164,29 @@ export class Drain {
     } while (this.again && !this.halted);
   }
 }
+
+/**
+ * For a route that queues work for a queue worker: a function to call once the queuing commits, which
+ * runs the worker at once. Without jobs in this process (a web-only instance, tests) it does nothing:
+ * the queued job waits for an instance that runs them.
+ */
+export function wakeJob(app: FastifyInstance, name: string): () => void {
+  return () => {
+    if (app.config.jobsEnabled) void runJob(app, name).catch((err: unknown) => app.log.error({ err, job: name }, 'job failed'));
+  };
+}
+
+/**
+ * Claims the oldest queued row of a job table (status queued → running, heartbeat now) with SKIP
+ * LOCKED, so instances share the queue without waiting for each other; answers its id or null.
+ */
+export async function claimQueued(app: FastifyInstance, table: 'import_jobs' | 'portability_jobs'): Promise<number | null> {
+  const name = sql.identifier(table);
+  const [row] = await queryRows<{ id: number }>(
+    app.database.db,
+    sql`update ${name} set status = 'running', heartbeat_at = now(), updated_at = now()
+        where id = (select id from ${name} where status = 'queued' order by id limit 1 for update skip locked)
+        returning id`,
+  );
+  return row ? Number(row.id) : null;
+}

@@ -26,3 +26,4 @@ export * from './rate-limits.js';
 export * from './cloud-drive.js';
 export * from './file-deletions.js';
 export * from './imports.js';
+export * from './portability.js';

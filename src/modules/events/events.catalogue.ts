@@ -21,6 +21,7 @@ import { TimeRecordSchema, TimerSchema } from '../time/time.schemas.js';
 import { NotificationSchema } from '../notifications/notifications.schemas.js';
 import { WebhookSchema } from '../webhooks/webhooks.schemas.js';
 import { IndexingJobSchema } from '../ai/ai.schemas.js';
+import { PortabilityJobSchema } from '../portability/portability.schemas.js';
 import { ImportJobSchema } from '../imports/imports.schemas.js';
 import { MessengerIntegrationSchema, ProjectMessengerIntegrationSchema } from '../messenger/messenger.schemas.js';
 import { CloudDriveIntegrationSchema } from '../cloud-drive/cloud-drive.schemas.js';
@@ -187,6 +188,11 @@ export const EVENT_PAYLOAD_SCHEMAS: Record<EventType, TSchema> = {
   // To the user who started the import only.
   'import.progress': ImportJobSchema,
   'import.finished': ImportJobSchema,
+  // To the owner or admin who started the export or the organization import only.
+  'export.progress': PortabilityJobSchema,
+  'export.finished': PortabilityJobSchema,
+  'organization.import.progress': PortabilityJobSchema,
+  'organization.import.finished': PortabilityJobSchema,
 
   'integration.connected': MessengerChange,
   'integration.disconnected': MessengerChange,

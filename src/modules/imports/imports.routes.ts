@@ -1,7 +1,7 @@
 import type { App } from '../../platform/types.js';
 import { read, write } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { runJob } from '../../platform/jobs.js';
+import { wakeJob } from '../../platform/jobs.js';
 import * as S from './imports.schemas.js';
 import * as imports from './imports.service.js';
 import { previewCsvImport } from './csv.service.js';
@@ -28,10 +28,7 @@ const CSV_DESCRIPTION =
 
 export default async function importRoutes(app: App): Promise<void> {
   registerImports(app);
-  // Without jobs in this process (a web-only instance, tests) a queued import waits for an instance that runs them.
-  const wake = () => {
-    if (app.config.jobsEnabled) void runJob(app, IMPORT_JOB).catch((err: unknown) => app.log.error({ err }, 'import failed'));
-  };
+  const wake = wakeJob(app, IMPORT_JOB);
   // Scoped to this plugin: the rest of the API speaks JSON and multipart only.
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: CSV_BODY_LIMIT }, (_request, body, done) => done(null, body));
 

@@ -6,7 +6,7 @@ import type { Actor, OrgRole } from '../../platform/auth.js';
 import { systemWrite, writeAs, type Ctx, type SystemCtx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
-import { registerJob } from '../../platform/jobs.js';
+import { claimQueued, registerJob } from '../../platform/jobs.js';
 import { presentImportJob, type ImportJobRow } from './imports.presenter.js';
 import { emptyReport, type ImportReport } from './report.js';
 import type { NewTask } from './task-writer.js';
@@ -39,14 +39,9 @@ export async function drainImports(app: FastifyInstance): Promise<void> {
 }
 
 async function claim(app: FastifyInstance): Promise<ImportJobRow | null> {
-  const [row] = await queryRows<{ id: number }>(
-    app.database.db,
-    sql`update import_jobs set status = 'running', heartbeat_at = now(), updated_at = now()
-        where id = (select id from import_jobs where status = 'queued' order by id limit 1 for update skip locked)
-        returning id`,
-  );
-  if (!row) return null;
-  const [job] = await app.database.db.select().from(importJobs).where(eq(importJobs.id, Number(row.id)));
+  const id = await claimQueued(app, 'import_jobs');
+  if (id === null) return null;
+  const [job] = await app.database.db.select().from(importJobs).where(eq(importJobs.id, id));
   return job ?? null;
 }
 

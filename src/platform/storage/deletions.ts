@@ -76,7 +76,12 @@ export async function sweepOrphans(db: Queryable, backend: StorageBackend, optio
   let batch: ObjectInfo[] = [];
   const judge = async () => {
     if (batch.length === 0) return;
-    const known = await queryRows<{ key: string }>(db, sql`select key::text as key from files where key = any(${uuidArray(batch.map((o) => o.key))})`);
+    const keys = uuidArray(batch.map((o) => o.key));
+    // Organization export and import archives are blobs no file row names; their job removes them.
+    const known = await queryRows<{ key: string }>(
+      db,
+      sql`select key::text as key from files where key = any(${keys}) union all select archive_key::text from portability_jobs where archive_key = any(${keys})`,
+    );
     const kept = new Set(known.map((r) => r.key));
     for (const object of batch) {
       if (kept.has(object.key)) continue;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../../platform/types.js';
 import { read, write } from '../../../platform/context.js';
 import { pageOf, setPageHeaders } from '../../../platform/http.js';
-import { runJob } from '../../../platform/jobs.js';
+import { wakeJob } from '../../../platform/jobs.js';
 import { problemResponse } from '../../../platform/openapi.js';
 import * as S from '../ai.schemas.js';
 import { tags } from '../settings.routes.js';
@@ -11,10 +11,7 @@ import { INDEXING_JOB, registerIndexing } from './indexing.worker.js';
 
 export default async function indexingRoutes(app: App): Promise<void> {
   registerIndexing(app);
-  // Without jobs in this process (a web-only instance, tests) a queued job waits for an instance that runs them.
-  const wake = () => {
-    if (app.config.jobsEnabled) void runJob(app, INDEXING_JOB).catch((err: unknown) => app.log.error({ err }, 'indexing failed'));
-  };
+  const wake = wakeJob(app, INDEXING_JOB);
 
   app.get(
     '/ai/documents',
