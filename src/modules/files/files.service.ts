@@ -34,7 +34,7 @@ export async function receiveFile(
  * carry no code; left alone they would answer 500. Coded errors pass through: the catalogue's own,
  * Fastify's limits (FST_*, mapped to 413) and file-system failures (ENOSPC…, a real 500).
  */
-function asClientError(error: unknown): never {
+export function asClientError(error: unknown): never {
   if (error instanceof AppError || typeof (error as { code?: unknown } | null)?.code === 'string') throw error;
   throw new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body is malformed');
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { read, write } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { asClientError } from '../files/files.service.js';
 import { wakeJob } from '../../platform/jobs.js';
 import { upload } from '../../platform/openapi.js';
 import { archiveLimits, MAX_ARCHIVE_BYTES } from './limits.js';
@@ -90,9 +91,11 @@ export default async function portabilityRoutes(app: App): Promise<void> {
       // Refused before the upload is read: a member cannot make the server store an archive for nothing.
       authorizePortability(actorOf(request));
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the archive as multipart/form-data (field file)');
-      const part = await request.file({ limits: { fileSize: MAX_ARCHIVE_BYTES } });
+      const part = await request.file({ limits: { fileSize: MAX_ARCHIVE_BYTES } }).catch(asClientError);
       if (!part) throw new AppError('VALIDATION_FAILED', 'a file part is required', [{ path: '/file', message: 'is required' }]);
-      const received = await portability.storeVerifiedArchive(app.files, part.file, archiveLimits(app.config));
+      const raw = request.raw;
+      const arrived = new Promise<void>((resolve) => (raw.readableEnded ? resolve() : raw.once('end', () => resolve())));
+      const received = await portability.storeVerifiedArchive(app.files, part.file, archiveLimits(app.config), arrived).catch(asClientError);
       return reply.code(202).send(await write(app, request, (ctx) => portability.startImport(ctx, received, app.files, wake)));
     },
   );

@@ -59,7 +59,15 @@ export interface ReceivedArchive {
  * foreign archive is refused (400) before the request ends and without a second pass: the storage
  * write completes only once the whole archive checked out, and is removed otherwise.
  */
-export async function storeVerifiedArchive(store: FileStore, upload: Readable & { truncated?: boolean }, limits: ReadLimits): Promise<ReceivedArchive> {
+const STALLED_MS = 5_000;
+
+export async function storeVerifiedArchive(
+  store: FileStore,
+  upload: Readable & { truncated?: boolean },
+  limits: ReadLimits,
+  /** Settles once the whole request body has arrived. */
+  bodyArrived: Promise<void> = new Promise(() => {}),
+): Promise<ReceivedArchive> {
   const feed = new PassThrough();
   const verified = walkArchive(feed, ORGANIZATION_FORMAT, limits);
   // Whatever the reader leaves unread (it stops at the end of the tar) is drained.
@@ -79,11 +87,30 @@ export async function storeVerifiedArchive(store: FileStore, upload: Readable & 
     },
   });
   verified.catch((error: unknown) => tee.destroy(error as Error));
+  // pipe() passes on neither a failing upload nor one that closes before its end (a cut-off
+  // multipart body): without this the store would wait for the rest for ever.
+  const cutOff = () => tee.destroy(new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body ends before the archive does'));
+  upload.once('error', cutOff);
+  upload.once('close', () => {
+    if (!upload.readableEnded) cutOff();
+  });
+  // A body cut off inside its last part (no closing boundary) left the reading stalled for ever
+  // (fuzz: 'multipart: cut off'): what is still unread once the whole body has arrived is a few
+  // buffers, so reading that has not finished 5 s later never will.
+  let settled = false;
+  void bodyArrived.then(() => {
+    setTimeout(() => {
+      if (!settled) tee.destroy(new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body ends before the archive does'));
+    }, STALLED_MS).unref();
+  });
   upload.pipe(tee);
   try {
     const blob = await store.put(tee, { maxBytes: MAX_ARCHIVE_BYTES });
-    return { key: blob.key, size: blob.size, manifest: await verified };
+    const manifest = await verified;
+    settled = true;
+    return { key: blob.key, size: blob.size, manifest };
   } catch (error) {
+    settled = true;
     upload.unpipe(tee);
     upload.resume();
     throw error;
