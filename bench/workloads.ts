@@ -41,6 +41,12 @@ function definition(name: Name, board: Board): Definition {
 /** What a workload sends: each connection repeats `requests` in order. */
 function plainDefinition(name: Name, board: Board): Definition {
   const headers = { 'service-session': board.session, 'content-type': 'application/json' };
+  // 32 connections each moving the task `body` names.
+  const move = (label: string, body: () => object): Definition => ({
+    label,
+    connections: 32,
+    requests: [{ method: 'POST', path: '/tasks/move', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }) }],
+  });
   // Past the read cache (`Cache-Control: no-cache`): what the database path alone can do.
   const fresh = { ...headers, 'cache-control': 'no-cache' };
   const readOne: autocannon.Request = { method: 'GET', headers, setupRequest: (req) => ({ ...req, path: `/tasks/${pick(board.taskIds)}` }) };
@@ -75,21 +81,11 @@ function plainDefinition(name: Name, board: Board): Definition {
       // W4p: moves spread over ten projects of one organization; W4c: the same moves confined to
       // one project's two columns. Their ratio is how far writes to different projects run in parallel.
       const boards = name === 'W4p' ? board.spread! : board.spread!.slice(0, 1);
-      return {
-        label: name === 'W4p' ? 'POST /tasks/move, spread over 10 projects' : 'POST /tasks/move, one project (2 columns)',
-        connections: 32,
-        requests: [
-          {
-            method: 'POST',
-            path: '/tasks/move',
-            headers,
-            setupRequest: (req) => {
-              const b = pick(boards);
-              return { ...req, body: JSON.stringify({ taskIds: [pick(b.taskIds)], stageId: pick(b.stageIds), order: Math.floor(Math.random() * 20) }) };
-            },
-          },
-        ],
-      };
+      const label = name === 'W4p' ? 'POST /tasks/move, spread over 10 projects' : 'POST /tasks/move, one project (2 columns)';
+      return move(label, () => {
+        const b = pick(boards);
+        return { taskIds: [pick(b.taskIds)], stageId: pick(b.stageIds), order: Math.floor(Math.random() * 20) };
+      });
     }
     case 'W2':
       return { label: 'GET /tasks/{id}', connections: 32, requests: [readOne] };
@@ -129,21 +125,11 @@ function plainDefinition(name: Name, board: Board): Definition {
     }
     case 'W4':
     case 'W4r':
-      return {
-        label: name === 'W4' ? 'POST /tasks/move' : 'POST /tasks/move, 5 automation rules',
-        connections: 32,
-        requests: [
-          {
-            method: 'POST',
-            path: '/tasks/move',
-            headers,
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({ taskIds: [pick(board.taskIds)], stageId: pick(board.stageIds.slice(1)), order: Math.floor(Math.random() * 300) }),
-            }),
-          },
-        ],
-      };
+      return move(name === 'W4' ? 'POST /tasks/move' : 'POST /tasks/move, 5 automation rules', () => ({
+        taskIds: [pick(board.taskIds)],
+        stageId: pick(board.stageIds.slice(1)),
+        order: Math.floor(Math.random() * 300),
+      }));
     default:
       throw new Error(`${name} has no plain definition`);
   }

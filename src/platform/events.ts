@@ -224,7 +224,11 @@ async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
  */
 async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null): Promise<void> {
   const byOrg = new Map<number, RecordedEvent[]>();
-  for (const e of events) byOrg.set(e.organizationId, [...(byOrg.get(e.organizationId) ?? []), e]);
+  for (const e of events) {
+    const batch = byOrg.get(e.organizationId);
+    if (batch) batch.push(e);
+    else byOrg.set(e.organizationId, [e]);
+  }
   const orgs = [...byOrg.keys()].sort((a, b) => a - b);
   if (orgs.length === 0 && notify) await db.execute(notify);
   for (const [i, org] of orgs.entries()) {

@@ -189,3 +189,13 @@ export class FileStore {
     return this.backend.check();
   }
 }
+
+/**
+ * The multipart parser reports a malformed body (no boundary, a cut-off part) with plain errors that
+ * carry no code; left alone they would answer 500. Coded errors pass through: the catalogue's own,
+ * Fastify's limits (FST_*, mapped to 413) and file-system failures (ENOSPC…, a real 500).
+ */
+export function asClientError(error: unknown): never {
+  if (error instanceof AppError || typeof (error as { code?: unknown } | null)?.code === 'string') throw error;
+  throw new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body is malformed');
+}

@@ -3,7 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { files } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import type { BlobLimits, FileStore, StoredBlob } from '../../platform/files.js';
+import { asClientError, type BlobLimits, type FileStore, type StoredBlob } from '../../platform/files.js';
 import type { Ctx } from '../../platform/context.js';
 import type { Actor } from '../../platform/auth.js';
 import { canReadFile } from './files.policy.js';
@@ -27,16 +27,6 @@ export async function receiveFile(
   const part = await request.file().catch(asClientError);
   if (!part) throw new AppError('VALIDATION_FAILED', 'a file part is required', [{ path: '/file', message: 'is required' }]);
   return { ...(await store.put(part.file, limits).catch(asClientError)), name: safeName(part.filename) };
-}
-
-/**
- * The multipart parser reports a malformed body (no boundary, a cut-off part) with plain errors that
- * carry no code; left alone they would answer 500. Coded errors pass through: the catalogue's own,
- * Fastify's limits (FST_*, mapped to 413) and file-system failures (ENOSPC…, a real 500).
- */
-export function asClientError(error: unknown): never {
-  if (error instanceof AppError || typeof (error as { code?: unknown } | null)?.code === 'string') throw error;
-  throw new AppError('MALFORMED_MULTIPART', 'the multipart/form-data body is malformed');
 }
 
 /** Streams every file part of a multipart request (field `files[]` or `files`). */

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { read, write } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { asClientError } from '../files/files.service.js';
+import { asClientError } from '../../platform/files.js';
 import { wakeJob } from '../../platform/jobs.js';
 import { upload } from '../../platform/openapi.js';
 import { archiveLimits, MAX_ARCHIVE_BYTES } from './limits.js';
