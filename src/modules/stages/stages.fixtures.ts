@@ -17,14 +17,8 @@ export async function seedTask(t: TestKit, owner: TestUser, stageId: number, opt
   return Number(task.id);
 }
 
-/** Task ids of a column in board order. */
-export async function columnTasks(t: TestKit, stageId: number): Promise<number[]> {
-  const rows = await t.sql<{ id: number; order: number }>(sql`select task_id as id, "order" from task_stages where stage_id = ${stageId} and "order" is not null order by "order"`);
-  rows.forEach((r, i) => {
-    if (r.order !== i) throw new Error(`column ${stageId} positions are not dense: ${JSON.stringify(rows)}`);
-  });
-  return rows.map((r) => Number(r.id));
-}
+/** Task ids of a column in board order (the tasks module's check of its ranks). */
+export { columnTasks } from '../tasks/tasks.fixtures.js';
 
 /** Column ids of a project in order, checking positions are dense. */
 export async function projectColumns(t: TestKit, projectId: number): Promise<number[]> {

@@ -115,13 +115,16 @@ export async function boardWithRoles(t: TestKit, columns = 2) {
   return { ...board, reader, member, f, stageIds };
 }
 
-/** Task ids of a column in board order, failing unless positions are exactly 0..n-1. */
-export async function columnTasks(t: TestKit, stageId: number): Promise<number[]> {
+/**
+ * Task ids of a column in board order (stored ranks, then task id: tasks/board/ranks.ts), failing
+ * unless the ranks are distinct (only concurrent placements may tie; see move.concurrency.test.ts).
+ */
+export async function columnTasks(t: TestKit, stageId: number, ties: 'allowed' | 'none' = 'none'): Promise<number[]> {
   const rows = await t.sql<{ id: number; order: number }>(
     sql`select task_id as id, "order" from task_stages where stage_id = ${stageId} and "order" is not null order by "order", task_id`,
   );
   const orders = rows.map((r) => Number(r.order));
-  expect(orders).toEqual(orders.map((_, i) => i));
+  if (ties === 'none') expect(new Set(orders).size).toBe(orders.length);
   return rows.map((r) => Number(r.id));
 }
 

@@ -53,6 +53,31 @@ export interface TaskRecord extends TaskRow {
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/*
+ * A placement's `order` is its dense position in the column, computed here from the stored ranks
+ * (tasks/board/ranks.ts). For one task: the tasks before it, counted on the (stage_id, order) index.
+ * For many (a board): the columns they sit in ranked once, joined by hash, since counting per task
+ * would read a column once per task in it.
+ */
+const stageJson = (order: SQL) =>
+  sql`json_agg(json_build_object('stageId', ts.stage_id, 'order', ${order}, 'pinned', ts.pinned, 'projectId', ts.project_id)
+               order by ts.pinned desc, ts.project_id)`;
+
+const stagesOfOne = sql`(select ${stageJson(sql`case when ts."order" is null then null else
+          (select count(*) from task_stages o where o.stage_id = ts.stage_id and o."order" < ts."order")
+          + (select count(*) from task_stages o where o.stage_id = ts.stage_id and o."order" = ts."order" and o.task_id < ts.task_id) end`)}
+       from task_stages ts where ts.task_id = t.id)`;
+
+const denseStagesOf = (taskIds: number[]) =>
+  sql`with dense as (
+        select task_id, stage_id, (row_number() over (partition by stage_id order by "order", task_id) - 1)::int as pos
+        from task_stages where "order" is not null
+          and stage_id in (select stage_id from task_stages where task_id = any(${idArray(taskIds)}) and "order" is not null)),
+      st as (
+        select ts.task_id, ${stageJson(sql`d.pos`)} as stages
+        from task_stages ts left join dense d on d.task_id = ts.task_id and d.stage_id = ts.stage_id
+        where ts.task_id = any(${idArray(taskIds)}) group by ts.task_id)`;
+
 /** Full task records for the given ids, in the order given; ids not in the organization are skipped. */
 export async function loadTaskRecords(
   db: Queryable,
@@ -69,17 +94,17 @@ export async function loadTaskRecords(
   // One task by `=`: PostgreSQL then keeps the prepared statement's generic plan (its estimate for
   // `= any($1)` is ten rows, so it re-planned the single-task read on every call: three quarters of
   // its time once statistics exist).
-  const one = taskIds.length === 1 ? sql`t.id = ${taskIds[0]}` : sql`t.id = any(${idArray(taskIds)})`;
+  const single = taskIds.length === 1;
+  const one = single ? sql`t.id = ${taskIds[0]}` : sql`t.id = any(${idArray(taskIds)})`;
   const rows = await queryRows<LoadedRow>(
     db,
-    sql`select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",
+    sql`${single ? sql`` : denseStagesOf(taskIds)}
+        select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",
           t.date_end as "dateEnd", t.date_begin_without_time as "dateBeginWithoutTime", t.date_end_without_time as "dateEndWithoutTime",
           t.date_move as "dateMove", t.date_status_changed as "dateStatusChanged", t.block_reason as "blockReason", t.importance,
           t.plan_time as "planTime", coalesce(t.description, '') <> '' as "hasDescription", t.archived_at as "archivedAt",
           t.created_at as "createdAt", t.updated_at as "updatedAt",
-          (select json_agg(json_build_object('stageId', ts.stage_id, 'order', ts."order", 'pinned', ts.pinned, 'projectId', ts.project_id)
-                           order by ts.pinned desc, ts.project_id)
-             from task_stages ts where ts.task_id = t.id) as stages,
+          ${single ? stagesOfOne : sql`st.stages`} as stages,
           (select json_agg(a.user_id order by a.created_at, a.user_id) from task_assignees a where a.task_id = t.id) as assignees,
           (select json_agg(m.user_id order by m.created_at, m.user_id) from task_members m where m.task_id = t.id) as members,
           (select json_agg(l.label_id order by l.created_at, l.label_id) from task_labels l where l.task_id = t.id) as labels,
@@ -96,8 +121,8 @@ export async function loadTaskRecords(
           exists (select 1 from task_messages m where m.task_id = t.id) as "hasMessages",
           (select sum(r.hours)::float8 from time_records r where r.task_id = t.id) as "factTime"
           ${options.rank ? sql`, ${options.rank} as rank` : sql``}
-        from tasks t where ${one} and t.organization_id = ${organizationId}`,
-    { prepare: 'task-records' },
+        from tasks t ${single ? sql`` : sql`left join st on st.task_id = t.id`} where ${one} and t.organization_id = ${organizationId}`,
+    { prepare: single ? 'task-record' : 'task-records' },
   );
   const byId = new Map(rows.map((t) => [Number(t.id), t]));
   const records: TaskRecord[] = [];

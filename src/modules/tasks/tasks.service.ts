@@ -3,7 +3,7 @@ import { idArray, queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
-import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
+import { columnsFor, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
 import { HISTORY, recordForTasks, recordHistory } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
@@ -63,9 +63,9 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const [history] = await recordHistory(db, actor, [
     { taskId, type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: input.name.trim() },
   ]);
-  // The column's lock (which serializes its writers until COMMIT) is taken only now, for the limit
-  // and the position: a refused limit rolls the rows above back.
-  const locked = await lockColumns(db, actor.organizationId, [column.id]);
+  // A WIP-limited column's lock (which serializes its writers until COMMIT) is taken only now, for
+  // the limit: a refused limit rolls the rows above back. The position needs no lock (ranks.ts).
+  const locked = await columnsFor(db, actor.organizationId, [column.id]);
   await requireRoom(db, locked.get(column.id)!, 1);
   await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
   const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
@@ -149,8 +149,6 @@ export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
   const { db, actor } = ctx;
   const task = await authorizeTask(db, actor, taskId, 'delete');
   await lockTasks(db, actor.organizationId, [taskId]);
-  const stageIds = (await loadPlacements(db, [taskId])).get(taskId)!.map((r) => r.stageId);
-  await lockColumns(db, actor.organizationId, stageIds);
   const links = await queryRows<{ parentId: number | null; childId: number | null }>(
     db,
     sql`select task_id as "parentId", null::bigint as "childId" from subtasks where child_task_id = ${taskId} and task_id <> ${taskId}
@@ -162,7 +160,6 @@ export async function deleteTask(ctx: Ctx, taskId: number): Promise<void> {
         returning space_id as "spaceId", project_id as "projectId"`,
   );
   emitTaskDeleted(db, { id: taskId, spaceId: Number(gone!.spaceId), projectId: Number(gone!.projectId) });
-  await compactColumns(db, stageIds);
   const linked = (key: 'parentId' | 'childId') => links.flatMap((l) => (l[key] === null ? [] : [Number(l[key])]));
   await recordForTasks(db, actor, linked('parentId'), HISTORY.subtasks, `linked task "${task.name}" was deleted`);
   await recordForTasks(db, actor, linked('childId'), HISTORY.subtasks, `parent task "${task.name}" was deleted`);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
-import { compactColumns, loadPlacements, lockColumns, lockTasks } from '../board/columns.js';
+import { columnsFor, loadPlacements, lockTasks } from '../board/columns.js';
 import { HISTORY, recordHistory } from '../history/history.service.js';
 import type { HistoryDto } from '../history/history.schemas.js';
 import { loadTaskRecords, presentArchivedTask } from '../tasks.presenter.js';
@@ -33,11 +33,10 @@ export async function archiveTasks(ctx: Ctx, items: Array<{ taskId: number; stag
     if (!placements.get(taskId)!.some((p) => p.stageId === stageId)) throw new AppError('BAD_REQUEST', `task ${taskId} is not in column ${stageId}`);
   }
   const stageIds = [...placements.values()].flat().map((p) => p.stageId);
-  const columns = await lockColumns(db, actor.organizationId, stageIds);
+  const columns = await columnsFor(db, actor.organizationId, stageIds);
 
   await db.execute(sql`update task_stages set "order" = null where task_id = any(${idArray(taskIds)})`);
   await db.execute(sql`update tasks set archived_at = now(), updated_at = now() where id = any(${idArray(taskIds)})`);
-  await compactColumns(db, stageIds);
 
   const names = new Map(access.map((t) => [t.id, t.name]));
   const history = await recordHistory(

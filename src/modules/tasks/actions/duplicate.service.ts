@@ -4,7 +4,8 @@ import { idArray, queryRows } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { createProject } from '../../projects/projects.service.js';
 import type { ProjectFullDto } from '../../projects/projects.schemas.js';
-import { loadPlacements, lockColumns, placeInColumn, requireRoom } from '../board/columns.js';
+import { columnsFor, loadPlacements, placeInColumn, requireRoom } from '../board/columns.js';
+import { densePosition } from '../board/ranks.js';
 import { HISTORY, recordHistory } from '../history/history.service.js';
 import type { HistoryDto } from '../history/history.schemas.js';
 import { loadTaskRecords, presentTask } from '../tasks.presenter.js';
@@ -26,14 +27,15 @@ export async function duplicateTask(ctx: Ctx, taskId: number, input: DuplicateTa
   const home = placements.find((p) => p.pinned) ?? placements[0]!;
   const column = await authorizeTargetColumn(db, actor, input.stageId ?? home.stageId);
 
-  const locked = await lockColumns(db, actor.organizationId, [column.id]);
+  const locked = await columnsFor(db, actor.organizationId, [column.id]);
   await requireRoom(db, locked.get(column.id)!, 1);
   const [copyId] = await copyTasks(db, actor, [{ sourceId: taskId, projectId: column.projectId, spaceId: column.spaceId, stageId: column.id, order: null }], {
     subtasks: input.withSubtasks ?? true,
     messages: input.withMessages ?? false,
   });
-  const beside = placements.find((p) => p.stageId === column.id && p.order !== null);
-  await placeInColumn(db, column.id, [copyId!], beside ? beside.order! + 1 : undefined);
+  // Right after the original when it sits in that column.
+  const beside = await densePosition(db, column.id, taskId);
+  await placeInColumn(db, column.id, [copyId!], beside === null ? undefined : beside + 1);
 
   const [history] = await recordHistory(db, actor, [
     { taskId: copyId!, type: HISTORY.duplicated, state: `duplicated from task #${taskId} into "${column.name}"`, projectName: column.projectName, taskName: source.name },

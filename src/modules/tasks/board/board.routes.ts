@@ -15,7 +15,7 @@ export default async function boardRoutes(app: App): Promise<void> {
         tags,
         summary: 'Move tasks into a column',
         description:
-          'Places the tasks at `order` (default: the end) in the given order; both columns are renumbered densely. A task sits in one column per project: ' +
+          'Places the tasks at `order` (default: the end) in the given order; the `order` values both columns show stay dense (0..n-1). A task sits in one column per project: ' +
           'moving into a column of a project it is already in replaces that column; moving into another project relocates it (it leaves `fromStageId`, ' +
           'by default its column in the target project, else its home column, and the home flag travels with it). Column limits apply (400 STAGE_TASKS_LIMIT).',
         body: S.MoveTasksBody,

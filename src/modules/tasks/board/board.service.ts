@@ -6,7 +6,7 @@ import type { HistoryDto } from '../history/history.schemas.js';
 import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.js';
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
-import { compactColumns, loadPlacements, lockColumns, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
+import { columnsFor, loadPlacements, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
 import { idArray } from '../../../db/client.js';
 import { emitTaskLeft, shareTaskRecords, type TaskDeparture } from '../tasks.events.js';
 
@@ -19,7 +19,7 @@ export interface MoveTasksInput {
 
 /**
  * Moves tasks into a column at `order` (default: the end), in the order given. Both columns are
- * renumbered densely under lock. A task keeps one column per project: entering a column of a
+ * written by rank (ranks.ts): only the moved rows change. A task keeps one column per project: entering a column of a
  * project it already sits in replaces that row; entering another project relocates it (the row
  * it leaves goes, and the home flag travels with it). For other modules (automation, column moves)
  * as well as POST /tasks/move.
@@ -36,14 +36,13 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
   const placements = await loadPlacements(db, taskIds);
   const plans = taskIds.map((id) => planRelocation(id, placements.get(id)!, target.projectId, input.fromStageId));
   const sources = plans.flatMap((p) => [p.from.stageId, ...(p.inTarget ? [p.inTarget.stageId] : [])]);
-  const columns = await lockColumns(db, actor.organizationId, [target.id, ...sources]);
+  const columns = await columnsFor(db, actor.organizationId, [target.id, ...sources]);
 
   const incoming = plans.filter((p) => p.from.stageId !== target.id && p.inTarget?.stageId !== target.id).length;
   // The limit as read under the lock: a concurrent limit change cannot slip in between.
   await requireRoom(db, columns.get(target.id)!, incoming);
 
   await rewire(db, actor.organizationId, target, plans);
-  await compactColumns(db, sources.filter((id) => id !== target.id));
   await placeInColumn(db, target.id, taskIds, input.order);
 
   const changed = plans.filter((p) => p.from.stageId !== target.id).map((p) => p.taskId);
@@ -68,8 +67,8 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
 }
 
 /**
- * Sends a task to the archive: it leaves every board (positions become null, the columns close
- * ranks) and shows only in the archive lists. `stageId` names the column it is archived from and
+ * Sends a task to the archive: it leaves every board (positions become null; the dense order
+ * the columns show closes up at read) and shows only in the archive lists. `stageId` names the column it is archived from and
  * must be one it sits in.
  */
 export async function archiveTask(ctx: Ctx, taskId: number, input: { stageId: number }): Promise<{ task: ArchivedTaskDto; history: HistoryDto }> {
@@ -80,11 +79,10 @@ export async function archiveTask(ctx: Ctx, taskId: number, input: { stageId: nu
   const rows = (await loadPlacements(db, [taskId])).get(taskId)!;
   const from = rows.find((r) => r.stageId === input.stageId);
   if (!from) throw new AppError('BAD_REQUEST', `the task is not in column ${input.stageId}`);
-  const columns = await lockColumns(db, actor.organizationId, rows.map((r) => r.stageId));
+  const columns = await columnsFor(db, actor.organizationId, rows.map((r) => r.stageId));
 
   await db.execute(sql`update task_stages set "order" = null where task_id = ${taskId}`);
   await db.execute(sql`update tasks set archived_at = now(), updated_at = now() where id = ${taskId}`);
-  await compactColumns(db, rows.map((r) => r.stageId));
 
   const column = columns.get(from.stageId)!;
   const [history] = await recordHistory(db, actor, [
@@ -107,7 +105,7 @@ export async function restoreTask(ctx: Ctx, taskId: number, input: { stageId?: n
 
   const before = (await loadPlacements(db, [taskId])).get(taskId)!;
   const plan = target ? planRelocation(taskId, before, target.projectId) : null;
-  const columns = await lockColumns(db, actor.organizationId, [...before.map((r) => r.stageId), ...(target ? [target.id] : [])]);
+  const columns = await columnsFor(db, actor.organizationId, [...before.map((r) => r.stageId), ...(target ? [target.id] : [])]);
   if (target && plan) await rewire(db, actor.organizationId, target, [plan]);
   const after = (await loadPlacements(db, [taskId])).get(taskId)!;
   for (const row of after) {

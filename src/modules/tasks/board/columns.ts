@@ -3,6 +3,7 @@ import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import { AppError } from '../../../platform/errors.js';
 import type { OrderedScope } from '../../../platform/ordering.js';
 import type { ColumnAccess } from '../tasks.policy.js';
+import { placeByRank } from './ranks.js';
 
 /**
  * Placement of tasks in columns. Lock order, the same for every writer so that concurrent moves
@@ -45,6 +46,29 @@ export async function lockColumns(db: Queryable, organizationId: number, stageId
         order by s.id for no key update of s`,
   );
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) }]));
+}
+
+/**
+ * The columns' rows by id, locked only where a WIP limit makes the count of their tasks matter (the
+ * limit is then read under the lock). Placement itself needs no column lock (ranks.ts), so writers
+ * of an unlimited column do not queue behind each other.
+ */
+export async function columnsFor(db: Queryable, organizationId: number, stageIds: number[]): Promise<Map<number, LockedColumn>> {
+  const ids = [...new Set(stageIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<LockedColumn>(
+    db,
+    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
+        from stages s join projects p on p.id = s.project_id
+        where s.id = any(${idArray(ids)}) and s.organization_id = ${organizationId}`,
+  );
+  const columns = new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) }]));
+  const limited = [...columns.values()].filter((c) => c.tasksLimit > 0).map((c) => c.id);
+  if (limited.length > 0) {
+    const locked = await lockColumns(db, organizationId, limited);
+    for (const [id, column] of locked) columns.set(id, column);
+  }
+  return columns;
 }
 
 /** 400 STAGE_TASKS_LIMIT when `incoming` more tasks would overfill the (locked) column. */
@@ -135,38 +159,15 @@ export async function rewire(db: Queryable, organizationId: number, target: { id
 }
 
 /**
- * Puts `taskIds` (rows already in the column, position null) at `position` (default: the end),
- * renumbering densely, in one statement that writes only the rows whose position changes (an
- * append writes just the new row). The caller holds the column's lock (lockColumns), which is what
- * serializes placements: the column's task rows are not locked one by one.
+ * Puts `taskIds` (rows already in the column, position null) at dense `position` (default: the
+ * end) by rank (ranks.ts): only the placed rows are written, and no column lock is needed.
  */
-export async function placeInColumn(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
-  if (taskIds.length === 0) return;
-  const ids = idArray(taskIds);
-  if (position === undefined) {
-    await db.execute(
-      sql`update task_stages t set "order" = n.base + (u.i - 1)::int
-          from (select count(*)::int as base from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})) n,
-               unnest(${ids}) with ordinality as u(k, i)
-          where t.stage_id = ${stageId} and t.task_id = u.k`,
-    );
-    return;
-  }
-  await db.execute(
-    sql`with staying as (
-          select task_id as k, (row_number() over (order by "order", task_id) - 1)::int as r
-          from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})),
-        at as (select least(greatest(${position}::int, 0), count(*))::int as p from staying),
-        target as (
-          select k, case when r < at.p then r else r + ${taskIds.length}::int end as pos from staying, at
-          union all
-          select u.k, at.p + (u.i - 1)::int from unnest(${ids}) with ordinality as u(k, i), at)
-        update task_stages t set "order" = target.pos from target
-        where t.stage_id = ${stageId} and t.task_id = target.k and t."order" is distinct from target.pos`,
-  );
-}
+export const placeInColumn = placeByRank;
 
-/** Renumbers columns densely after tasks left them: one statement, under the columns' locks. */
+/**
+ * Renumbers columns densely (ranks without gaps), under the columns' locks: for bulk writers only.
+ * Tasks leaving a column need nothing: the dense order is computed at read.
+ */
 export async function compactColumns(db: Queryable, stageIds: Iterable<number>): Promise<void> {
   const ids = [...new Set(stageIds)];
   if (ids.length === 0) return;

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { useTestApp } from '../../../test/app.js';
+import { boardWithRoles, columnTasks, tasksIn } from '../tasks.fixtures.js';
+import { RANK_GAP } from './ranks.js';
+
+const t = useTestApp();
+
+// Positions are stored as ranks with gaps and shown dense (ranks.ts): these check the cases where
+// the gaps run out or are absent, through the API, against a model of the column.
+describe('task positions as ranks', () => {
+  it('keeps the shown order dense and right when insertions at one spot exhaust the gap (the column is renumbered)', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    const model = await tasksIn(t, b.owner, stageId, 3);
+    // Each insertion at position 1 halves the gap there: past ten, the column gets fresh gaps.
+    for (let i = 0; i < 14; i++) {
+      const res = await t.as(b.owner).post('/tasks', { name: `At one ${i}`, stageId, order: '1' });
+      expect(res.statusCode).toBe(201);
+      const id = res.json().task.id;
+      expect(res.json().task.stages[0].order).toBe('1');
+      model.splice(1, 0, id);
+    }
+    expect(await columnTasks(t, stageId)).toEqual(model);
+    const shown = await Promise.all(model.map(async (id) => (await t.as(b.owner).get(`/tasks/${id}`)).json().stages[0].order));
+    expect(shown).toEqual(model.map((_, i) => String(i)));
+  });
+
+  it('inserts at the top, in the middle and past the end of a column written without gaps', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    const model = await tasksIn(t, b.owner, stageId, 4);
+    // A bulk writer (sorting, imports, templates) leaves ranks 0..n-1 with no room between them.
+    await t.sql(sql`update task_stages set "order" = v.i - 1 from unnest(${`{${model.join(',')}}`}::bigint[]) with ordinality as v(id, i) where task_id = v.id`);
+    const [x, y, z] = await tasksIn(t, b.owner, b.stageIds[1]!, 3);
+    for (const [id, order] of [[x, 0], [y, 2], [z, 99]] as const) {
+      const res = await t.as(b.owner).post('/tasks/move', { taskIds: [id], stageId, order });
+      expect(res.statusCode).toBe(200);
+      model.splice(Math.min(order, model.length), 0, id!);
+      expect(res.json().tasks[0].stages[0].order).toBe(String(model.indexOf(id!)));
+    }
+    expect(await columnTasks(t, stageId)).toEqual(model);
+  });
+
+  it('moves many tasks at once between two neighbours in the order given', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    const model = await tasksIn(t, b.owner, stageId, 2);
+    const many = await tasksIn(t, b.owner, b.stageIds[1]!, 12);
+    const res = await t.as(b.owner).post('/tasks/move', { taskIds: many, stageId, order: 1 });
+    expect(res.statusCode).toBe(200);
+    model.splice(1, 0, ...many);
+    expect(await columnTasks(t, stageId)).toEqual(model);
+    expect(res.json().tasks.map((k: { stages: Array<{ order: string }> }) => k.stages[0]!.order)).toEqual(many.map((_, i) => String(i + 1)));
+  });
+
+  it('writes only the placed row: moving the top task of a column leaves the others untouched', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    const [a, ...rest] = await tasksIn(t, b.owner, stageId, 5);
+    const before = await t.sql<{ id: number; order: number }>(sql`select task_id as id, "order" from task_stages where stage_id = ${stageId} and task_id <> ${a!} order by task_id`);
+    const res = await t.as(b.owner).post('/tasks/move', { taskIds: [a], stageId: b.stageIds[1] });
+    expect(res.statusCode).toBe(200);
+    const after = await t.sql<{ id: number; order: number }>(sql`select task_id as id, "order" from task_stages where stage_id = ${stageId} order by task_id`);
+    expect(after).toEqual(before);
+    expect(after.map((r) => Number(r.order) % RANK_GAP)).toEqual(rest.map(() => 0));
+    const shown = await Promise.all(rest.map(async (id) => (await t.as(b.owner).get(`/tasks/${id}`)).json().stages[0].order));
+    expect(shown).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('holds a WIP limit under concurrent creates: the limited column is still locked', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    await t.sql(sql`update stages set tasks_limit = 5 where id = ${stageId}`);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => t.as(b.owner).post('/tasks', { name: `Racing ${i}`, stageId })));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 400).map((r) => r.json().code)).toEqual(Array(7).fill('STAGE_TASKS_LIMIT'));
+    expect(await columnTasks(t, stageId, 'allowed')).toHaveLength(5);
+  });
+});

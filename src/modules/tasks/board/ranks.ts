@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import { idArray, queryRows, type Queryable } from '../../../db/client.js';
+
+/**
+ * Task positions in a column are stored as ranks with gaps (`task_stages.order`), and the dense
+ * 0..n-1 `order` the API shows is computed at read (rank, then task id, breaks ties). Placing a task
+ * writes only its own row: an append takes the column's highest rank plus a gap, an insertion the
+ * midpoint of its neighbours. So the column's row lock is not needed to keep positions consistent,
+ * and writers of one column no longer queue behind each other until COMMIT (before, every placement
+ * renumbered the column under that lock: inserting at the top of a 1,000-task column rewrote 1,000
+ * rows). Concurrent appends may take the same rank; the task id then orders them. Only when
+ * neighbours leave no room (ties, or a run of insertions at one spot) is the column renumbered with
+ * fresh gaps, under its lock.
+ */
+
+/** Room left between ranks: ten halvings at one spot before a column is renumbered. */
+export const RANK_GAP = 1024;
+// `order` is a 32-bit integer: ranks stay inside it, a column is renumbered before they would not.
+const MAX_RANK = 2_000_000_000;
+
+/**
+ * Puts `taskIds` (rows already in the column, rank null) at dense `position` among the column's
+ * other tasks (default and past the end: appended), in the order given.
+ */
+export async function placeByRank(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
+  if (taskIds.length === 0) return;
+  const ids = idArray(taskIds);
+  const k = taskIds.length;
+  // The neighbours: the ranks just before and at `position` (for an append, the highest rank).
+  const at = position === undefined ? null : Math.max(0, position);
+  const [n] = await queryRows<{ lo: number | null; hi: number | null; top: number | null }>(
+    db,
+    at === null
+      ? sql`select (select "order" from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})
+                    order by "order" desc, task_id desc limit 1) as lo, null::int as hi, null::int as top`
+      : sql`with o as (select "order" as r, task_id from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids}))
+            select (select r from o order by r, task_id offset ${Math.max(at - 1, 0)} limit 1) as lo,
+                   (select r from o order by r, task_id offset ${at} limit 1) as hi,
+                   (select max(r) from o) as top`,
+  );
+  const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
+  if (ranks) return writeRanks(db, stageId, taskIds, ranks);
+  await renumberPlacing(db, stageId, taskIds, position);
+}
+
+/** k ranks strictly between the neighbours, or null when there is no room for them. */
+function spread(at: number | null, lo: number | null, hi: number | null, top: number | null, k: number): number[] | null {
+  const base = (from: number) => Array.from({ length: k }, (_, i) => from + (i + 1) * RANK_GAP);
+  let ranks: number[];
+  if (at === null || hi === null) {
+    // Appended: after the highest rank (for a position past the end, `top`).
+    const last = at === null ? lo : top;
+    ranks = base(last === null ? -RANK_GAP : Number(last));
+  } else if (at === 0) {
+    ranks = base(Number(hi) - (k + 1) * RANK_GAP);
+  } else {
+    const a = Number(lo);
+    const b = Number(hi);
+    if (b - a <= k) return null;
+    ranks = Array.from({ length: k }, (_, i) => a + Math.floor(((b - a) * (i + 1)) / (k + 1)));
+  }
+  return ranks.every((r) => Math.abs(r) <= MAX_RANK) ? ranks : null;
+}
+
+async function writeRanks(db: Queryable, stageId: number, taskIds: number[], ranks: number[]): Promise<void> {
+  await db.execute(
+    sql`update task_stages t set "order" = u.r
+        from unnest(${idArray(taskIds)}, ${`{${ranks.join(',')}}`}::int[]) as u(k, r)
+        where t.stage_id = ${stageId} and t.task_id = u.k`,
+  );
+}
+
+/**
+ * Writes the whole column afresh, one gap apart, with the placed tasks at `position` (default: the
+ * end): under the column's lock, so that two renumberings do not interleave. Rows whose rank does
+ * not change are not written.
+ */
+async function renumberPlacing(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
+  const ids = idArray(taskIds);
+  await db.execute(sql`select id from stages where id = ${stageId} for no key update`);
+  await db.execute(
+    sql`with staying as (
+          select task_id as k, (row_number() over (order by "order", task_id) - 1)::int as r
+          from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})),
+        at as (select least(greatest(${position ?? null}::int, 0), count(*))::int as p, count(*)::int as n from staying),
+        target as (
+          select k, case when r < coalesce(at.p, at.n) then r else r + ${taskIds.length}::int end as pos from staying, at
+          union all
+          select u.k, coalesce(at.p, at.n) + (u.i - 1)::int from unnest(${ids}) with ordinality as u(k, i), at)
+        update task_stages t set "order" = (target.pos + 1) * ${RANK_GAP}::int from target
+        where t.stage_id = ${stageId} and t.task_id = target.k and t."order" is distinct from (target.pos + 1) * ${RANK_GAP}::int`,
+  );
+}
+
+/** A task's dense position in a column (the number of tasks before it), as the API shows it. */
+export async function densePosition(db: Queryable, stageId: number, taskId: number): Promise<number | null> {
+  const [row] = await queryRows<{ n: number | null }>(
+    db,
+    sql`select (select count(*)::int from task_stages o where o.stage_id = ts.stage_id and o."order" is not null
+                  and (o."order", o.task_id) < (ts."order", ts.task_id)) as n
+        from task_stages ts where ts.stage_id = ${stageId} and ts.task_id = ${taskId} and ts."order" is not null`,
+  );
+  return row ? Number(row.n) : null;
+}
