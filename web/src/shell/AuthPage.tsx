@@ -9,7 +9,7 @@ import { useSession } from './session';
  */
 export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: string; intro?: ReactNode; onSignedIn?: (mode: 'in' | 'up') => void }) {
   const { signIn } = useSession();
-  const [mode, setMode] = useState<'in' | 'up'>('in');
+  const [mode, setMode] = useState<'in' | 'up'>(inviteToken ? 'up' : 'in');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
