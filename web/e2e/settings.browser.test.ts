@@ -60,6 +60,7 @@ const badge = () => page.getByTestId('unread-count');
 // Within the app (no reload): the header's Settings link, then the tab.
 async function openSettings(tab: string, on = page) {
   await on.getByRole('banner').getByRole('link', { name: 'Settings' }).click();
+  await on.waitForURL('**/app/settings/members');
   await on.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: tab }).click();
 }
 const bell = () => page.getByRole('button', { name: /^Notifications/ });
