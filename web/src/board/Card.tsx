@@ -4,7 +4,7 @@ import type { Label, Member, Task } from '../api/client';
 import { Avatar } from '../common/people';
 import { dueOf } from './model';
 
-const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
+export const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
 
 export interface CardProps {
   task: Task;

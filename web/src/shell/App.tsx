@@ -4,6 +4,9 @@ import { AuthPage } from './AuthPage';
 import { Layout } from './Layout';
 import { Home } from './Home';
 import { BoardPage } from '../board/BoardPage';
+import { AcceptInvitePage } from '../invite/AcceptInvitePage';
+import { SearchPage } from '../search/SearchPage';
+import { SettingsPage } from '../settings/SettingsPage';
 
 function Routed() {
   const { signedIn } = useSession();
@@ -11,6 +14,7 @@ function Routed() {
     return (
       <Routes>
         <Route path="/login" element={<AuthPage />} />
+        <Route path="/invite/:token" element={<AcceptInvitePage />} />
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Routes>
     );
@@ -22,6 +26,9 @@ function Routed() {
         <Route index element={<Home />} />
         <Route path="projects/:projectId" element={<BoardPage />} />
         <Route path="projects/:projectId/tasks/:taskId" element={<BoardPage />} />
+        <Route path="search/*" element={<SearchPage />} />
+        <Route path="settings/*" element={<SettingsPage />} />
+        <Route path="invite/:token" element={<AcceptInvitePage />} />
         <Route path="*" element={<Home />} />
       </Route>
     </Routes>

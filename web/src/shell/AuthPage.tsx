@@ -1,11 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, call } from '../api/client';
 import { errorText } from '../common/toast';
 import { useSession } from './session';
 
-export function AuthPage() {
+/**
+ * Sign in or sign up. On an invite link's page (`inviteToken`), signing up joins the link's space and
+ * organization instead of creating one; `intro` says what the link leads to.
+ */
+export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: string; intro?: ReactNode; onSignedIn?: (mode: 'in' | 'up') => void }) {
   const { signIn } = useSession();
-  const [mode, setMode] = useState<'in' | 'up'>('in');
+  const [mode, setMode] = useState<'in' | 'up'>(inviteToken ? 'up' : 'in');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -19,9 +23,10 @@ export function AuthPage() {
     try {
       const answer =
         mode === 'up'
-          ? await call(api.POST('/auth/register', { body: { email, password, name: String(form.get('name')) } }))
+          ? await call(api.POST('/auth/register', { body: { email, password, name: String(form.get('name')), ...(inviteToken ? { inviteToken } : {}) } }))
           : await call(api.POST('/auth/login', { body: { email, password } }));
       signIn(answer.session);
+      onSignedIn?.(mode);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -33,6 +38,7 @@ export function AuthPage() {
     <main className="auth">
       <div className="auth-card">
         <h1 className="brand">Workboard</h1>
+        {intro}
         <div className="tabs" role="tablist" aria-label="Account">
           <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
             Sign in

@@ -1,8 +1,10 @@
-import { Outlet } from 'react-router';
+import { NavLink, Outlet } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { meQuery, organizationsQuery } from '../api/queries';
 import { errorText, useToast } from '../common/toast';
+import { NotificationBell } from '../notifications/Bell';
+import { SearchBox } from '../search/SearchBox';
 import { Sidebar } from './Sidebar';
 import { useLiveStatus, useSession } from './session';
 
@@ -58,7 +60,12 @@ export function Layout() {
           Workboard
         </a>
         <OrganizationSwitcher />
+        <SearchBox />
         <span className="spacer" />
+        <NotificationBell />
+        <NavLink className="topbar-link" to="/settings">
+          Settings
+        </NavLink>
         <LiveIndicator />
         {me && <span className="me">{me.name}</span>}
         <button className="ghost" onClick={() => void signOut()}>

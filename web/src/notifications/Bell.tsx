@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../shell/session';
+import { badgeText, notificationKeys, unreadCountQuery } from './model';
+import { NotificationPanel } from './NotificationPanel';
+import './notifications.css';
+
+/** The header's bell: the unread count, kept current by notification events; opens the list. */
+export function NotificationBell() {
+  const client = useQueryClient();
+  const { live } = useSession();
+  const { data: count = 0 } = useQuery(unreadCountQuery);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // notification.* events reach only their addressee: any of them changes this user's list or count.
+  useEffect(() => live.onEvent((e) => e.type.startsWith('notification.') && void client.invalidateQueries({ queryKey: notificationKeys.all })), [live, client]);
+
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+
+  return (
+    <div className="bell" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="ghost bell-button"
+        aria-expanded={open}
+        aria-controls={open ? 'notifications-panel' : undefined}
+        aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+        onClick={() => setOpen(!open)}
+      >
+        <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="currentColor">
+          <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z" />
+        </svg>
+        {count > 0 && (
+          <span className="bell-count" data-testid="unread-count" aria-hidden="true">
+            {badgeText(count)}
+          </span>
+        )}
+      </button>
+      {open && <NotificationPanel id="notifications-panel" unread={count} onClose={() => setOpen(false)} />}
+    </div>
+  );
+}

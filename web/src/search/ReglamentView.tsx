@@ -1,0 +1,28 @@
+import { useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../api/client';
+import { renderMarkdown } from '../common/markdown';
+
+/** A reglament opened from the search results, read-only (its content is HTML or Markdown, sanitized). */
+export function ReglamentView() {
+  const reglamentId = Number(useParams().reglamentId);
+  const navigate = useNavigate();
+  const { data, error } = useQuery({ queryKey: ['reglament', reglamentId], queryFn: () => call(api.GET('/reglaments/{reglamentId}', { params: { path: { reglamentId } } })) });
+  const html = useMemo(() => (data ? renderMarkdown(data.content) : ''), [data]);
+  return (
+    <article className="page reglament-view">
+      <button type="button" className="ghost" onClick={() => navigate(-1)}>
+        ← Back
+      </button>
+      {error && <p className="form-error" role="alert">{error.message}</p>}
+      {data && (
+        <>
+          <h1>{data.name}</h1>
+          {data.draft && <p className="badge status">Draft</p>}
+          <div className="markdown" data-testid="reglament-content" dangerouslySetInnerHTML={{ __html: html }} />
+        </>
+      )}
+    </article>
+  );
+}

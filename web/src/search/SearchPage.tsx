@@ -1,0 +1,116 @@
+import type { ReactNode } from 'react';
+import { Link, Route, Routes, useSearchParams } from 'react-router';
+import { useInfiniteQuery, useQuery, type InfiniteData, type UseInfiniteQueryResult } from '@tanstack/react-query';
+import { projectsQuery, spacesQuery } from '../api/queries';
+import { STATUS } from '../board/Card';
+import { LoadMore } from '../common/LoadMore';
+import { itemsOf, totalOf, type Page } from '../common/paging';
+import { filterOf, homeOf, paramsOf, reglamentSearchQuery, taskPath, taskSearchQuery, type SearchFilter } from './model';
+import { ReglamentView } from './ReglamentView';
+import '../common/page.css';
+import './search.css';
+
+function Filters({ filter, onChange }: { filter: SearchFilter; onChange: (f: SearchFilter) => void }) {
+  const { data: spaces = [] } = useQuery(spacesQuery);
+  return (
+    <div className="search-filters">
+      <label>
+        Space
+        <select value={filter.spaceId ?? ''} onChange={(e) => onChange({ ...filter, spaceId: e.target.value ? Number(e.target.value) : null })}>
+          <option value="">All spaces</option>
+          {spaces.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <input type="checkbox" checked={filter.archived} onChange={(e) => onChange({ ...filter, archived: e.target.checked })} /> Archived tasks
+      </label>
+    </div>
+  );
+}
+
+type Paged = UseInfiniteQueryResult<InfiniteData<Page<{ id: number }>>>;
+
+/** One kind of result: its heading with the total, the items, and the next page's button. */
+function ResultSection({ id, title, query, none, children }: { id: string; title: string; query: Paged; none: string; children: ReactNode }) {
+  return (
+    <section className="search-section" aria-labelledby={id}>
+      <h2 id={id}>
+        {title} {query.isSuccess && <span className="count">{totalOf(query.data)}</span>}
+      </h2>
+      {query.isError && <p className="form-error" role="alert">{query.error.message}</p>}
+      {query.isSuccess && totalOf(query.data) === 0 && <p className="muted">{none}</p>}
+      <ul className="results" data-testid={id}>
+        {children}
+      </ul>
+      <LoadMore query={query} label={`More ${title.toLowerCase()}`} />
+    </section>
+  );
+}
+
+function TaskResults({ filter }: { filter: SearchFilter }) {
+  const tasks = useInfiniteQuery(taskSearchQuery(filter));
+  const { data: projects = [] } = useQuery(projectsQuery);
+  const projectName = new Map(projects.map((p) => [p.id, p.name]));
+  return (
+    <ResultSection id="task-results" title="Tasks" query={tasks} none="No task matches.">
+      {itemsOf(tasks.data).map((task) => {
+        const path = taskPath(task);
+        const projectId = homeOf(task)?.projectId;
+        return (
+          <li key={task.id}>
+            {path ? <Link to={path}>{task.name}</Link> : <span>{task.name}</span>}
+            <span className="muted">{projectId !== undefined ? (projectName.get(projectId) ?? '') : ''}</span>
+            {STATUS[task.status] && <span className="badge status">{STATUS[task.status]}</span>}
+          </li>
+        );
+      })}
+    </ResultSection>
+  );
+}
+
+function ReglamentResults({ filter }: { filter: SearchFilter }) {
+  const reglaments = useInfiniteQuery(reglamentSearchQuery(filter));
+  return (
+    <ResultSection id="reglament-results" title="Reglaments" query={reglaments} none="No reglament matches.">
+      {itemsOf(reglaments.data).map((r) => (
+        <li key={r.id}>
+          <Link to={`/search/reglaments/${r.id}`}>{r.name}</Link>
+          {r.draft && <span className="badge status">Draft</span>}
+        </li>
+      ))}
+    </ResultSection>
+  );
+}
+
+function Results() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterOf(params);
+  return (
+    <div className="page search-page">
+      <h1>Search{filter.q && <> for “{filter.q}”</>}</h1>
+      <Filters filter={filter} onChange={(f) => setParams(paramsOf(f))} />
+      {filter.q ? (
+        <>
+          <TaskResults filter={filter} />
+          <ReglamentResults filter={filter} />
+        </>
+      ) : (
+        <p className="muted">Type words in the search field above: all must occur; “a phrase”, or, -excluded work too.</p>
+      )}
+    </div>
+  );
+}
+
+/** Search across the spaces the user can read: tasks (boards or archive) and reglaments, paged. */
+export function SearchPage() {
+  return (
+    <Routes>
+      <Route index element={<Results />} />
+      <Route path="reglaments/:reglamentId" element={<ReglamentView />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { LoadMore } from '../common/LoadMore';
+import { itemsOf, pageOf, pagedQuery } from '../common/paging';
+import { ago, when } from '../common/time';
+import { Table } from './Table';
+
+export const deliveriesKey = (webhookId: number) => ['webhooks', webhookId, 'deliveries'] as const;
+
+const deliveriesQuery = (webhookId: number) =>
+  pagedQuery(deliveriesKey(webhookId), (offset) => pageOf(api.GET('/webhooks/{webhookId}/deliveries', { params: { path: { webhookId }, query: { limit: 10, offset } } }), offset));
+
+/** A webhook's recent deliveries (the API keeps 30 days), newest first, with the last attempt's outcome. */
+export function Deliveries({ webhookId }: { webhookId: number }) {
+  const query = useInfiniteQuery(deliveriesQuery(webhookId));
+  const items = itemsOf(query.data);
+  if (query.isError) return <p className="form-error" role="alert">{query.error.message}</p>;
+  if (query.isSuccess && items.length === 0) return <p className="muted">No deliveries in the last 30 days.</p>;
+  return (
+    <>
+      <Table columns={['Event', 'Status', 'Attempts', 'Answer', 'When']} caption="Recent deliveries" testId="deliveries">
+        {items.map((d) => (
+          <tr key={d.id}>
+            <td>
+              <code>{d.eventType}</code>
+            </td>
+            <td className={`delivery-${d.status}`}>{d.status}</td>
+            <td>{d.attempts}</td>
+            <td>
+              {d.responseStatus ?? '—'}
+              {d.durationMs !== null && ` in ${d.durationMs} ms`}
+              {d.error && <span className="muted"> · {d.error}</span>}
+              {d.nextRetryAt && <span className="muted"> · next attempt {when(d.nextRetryAt)}</span>}
+            </td>
+            <td title={when(d.updatedAt)}>{ago(d.updatedAt)}</td>
+          </tr>
+        ))}
+      </Table>
+      <LoadMore query={query} label="Older deliveries" />
+    </>
+  );
+}

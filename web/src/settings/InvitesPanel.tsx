@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, call, type Space } from '../api/client';
+import { keys, spaceQuery, spacesQuery } from '../api/queries';
+import { noop, useAction } from '../common/action';
+import { ConfirmButton } from './ConfirmButton';
+import { CopyField } from './CopyField';
+import { inviteUrl, type InvitedRole } from './model';
+
+const ROLES: InvitedRole[] = ['editor', 'member', 'reader'];
+
+function RoleSelect({ label, value, onChange }: { label: string; value: InvitedRole; onChange: (role: InvitedRole) => void }) {
+  return (
+    <label>
+      Joins as
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as InvitedRole)}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** One space's link: created with a role, revoked (disabled), or replaced by a new token. */
+function SpaceInvite({ space }: { space: Space }) {
+  const { data: full, error } = useQuery(spaceQuery(space.id));
+  const [role, setRole] = useState<InvitedRole>('member');
+  const run = useAction();
+  const link = full?.inviteLink ?? null;
+  const path = { spaceId: space.id };
+  const write = (work: () => Promise<unknown>) => run(work, keys.space(space.id));
+  const create = (forRole: InvitedRole) => write(() => call(api.POST('/spaces/{spaceId}/invite-link', { params: { path }, body: { role: forRole } }))).catch(noop);
+  return (
+    <article className="invite" aria-labelledby={`invite-${space.id}`} data-testid={`invite-${space.name}`}>
+      <h3 id={`invite-${space.id}`}>{space.name}</h3>
+      {error && <p className="form-error" role="alert">{error.message}</p>}
+      {link?.enabled ? (
+        <div className="row">
+          <CopyField label={`Invite link to ${space.name}`} value={inviteUrl(location.origin, link.token)} testId="invite-url" />
+          <RoleSelect
+            label={`Role given by the link to ${space.name}`}
+            value={link.role}
+            onChange={(r) => void write(() => call(api.PATCH('/spaces/{spaceId}/invite-link/role', { params: { path }, body: { role: r } }))).catch(noop)}
+          />
+          <button type="button" onClick={() => void create(link.role)}>
+            New link
+          </button>
+          <ConfirmButton
+            label="Revoke"
+            name={`the invite link to ${space.name}`}
+            question="Revoke this link? Nobody can join by it any more."
+            onConfirm={() => write(() => call(api.PATCH('/spaces/{spaceId}/invite-link/enabled', { params: { path }, body: { enabled: false } })))}
+          />
+        </div>
+      ) : (
+        full && (
+          <div className="row">
+            <span className="muted">{link ? 'The link was revoked.' : 'No link yet.'}</span>
+            <RoleSelect label={`Role for a new link to ${space.name}`} value={role} onChange={setRole} />
+            <button type="button" className="primary" onClick={() => void create(role)}>
+              Create link
+            </button>
+          </div>
+        )
+      )}
+    </article>
+  );
+}
+
+/** Invite links of the spaces the caller administers. */
+export function InvitesPanel() {
+  const { data: spaces, error } = useQuery(spacesQuery);
+  const administered = (spaces ?? []).filter((s) => s.role === 'admin');
+  return (
+    <section aria-labelledby="invites-title">
+      <h2 id="invites-title">Invite links</h2>
+      <p className="muted">Whoever opens a space’s link joins that space, and the organization, with the link’s role. A new link replaces the old one.</p>
+      {error && <p className="form-error" role="alert">{error.message}</p>}
+      {spaces && administered.length === 0 && <p>You administer no space yet: create one in the sidebar.</p>}
+      {administered.map((s) => (
+        <SpaceInvite key={s.id} space={s} />
+      ))}
+    </section>
+  );
+}

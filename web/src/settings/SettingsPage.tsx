@@ -1,0 +1,46 @@
+import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { organizationQuery, spacesQuery } from '../api/queries';
+import { InvitesPanel } from './InvitesPanel';
+import { MembersPanel } from './MembersPanel';
+import { isOrgAdmin } from './model';
+import { TokensPanel } from './TokensPanel';
+import { WebhooksPanel } from './WebhooksPanel';
+import '../common/page.css';
+import './settings.css';
+
+/**
+ * Organization and personal settings. Tabs a role cannot use are not shown (the API refuses them
+ * anyway): invite links and webhooks need an administered space or the organization's admin role.
+ */
+export function SettingsPage() {
+  const organization = useQuery(organizationQuery);
+  const spaces = useQuery(spacesQuery);
+  if (organization.error || spaces.error) return <p className="page-error" role="alert">{(organization.error ?? spaces.error)!.message}</p>;
+  if (!organization.data || !spaces.data) return <p className="loading">Loading settings…</p>;
+  const administers = isOrgAdmin(organization.data.role) || spaces.data.some((s) => s.role === 'admin');
+  const tabs = [
+    { path: 'members', label: 'Members', element: <MembersPanel />, shown: true },
+    { path: 'invites', label: 'Invite links', element: <InvitesPanel />, shown: administers },
+    { path: 'tokens', label: 'API tokens', element: <TokensPanel />, shown: true },
+    { path: 'webhooks', label: 'Webhooks', element: <WebhooksPanel />, shown: administers },
+  ].filter((t) => t.shown);
+  return (
+    <div className="page settings">
+      <h1>Settings</h1>
+      <nav className="settings-tabs" aria-label="Settings">
+        {tabs.map((t) => (
+          <NavLink key={t.path} to={`/settings/${t.path}`}>
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Routes>
+        {tabs.map((t) => (
+          <Route key={t.path} path={t.path} element={t.element} />
+        ))}
+        <Route path="*" element={<Navigate to="/settings/members" replace />} />
+      </Routes>
+    </div>
+  );
+}
