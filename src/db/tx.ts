@@ -14,13 +14,25 @@ export interface TxContext {
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 4;
 
-function pgCode(error: unknown): string | undefined {
-  let e = error as { code?: unknown; cause?: unknown } | undefined;
+function pgError(error: unknown): { code: string; constraint?: string } | undefined {
+  let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined;
   for (let i = 0; e && i < 4; i++) {
-    if (typeof e.code === 'string') return e.code;
+    if (typeof e.code === 'string') return { code: e.code, constraint: typeof e.constraint === 'string' ? e.constraint : undefined };
     e = e.cause as typeof e;
   }
   return undefined;
+}
+
+const pgCode = (error: unknown): string | undefined => pgError(error)?.code;
+
+// Two placements that read the same neighbours may draw the same rank (tasks/board/ranks.ts); the
+// column's unique ranks are checked at COMMIT, and the rerun reads the winner's rank.
+const RETRYABLE_CLASHES = new Set(['task_stages_stage_order_key']);
+
+function retryable(error: unknown): boolean {
+  const e = pgError(error);
+  if (!e) return false;
+  return RETRYABLE.has(e.code) || (e.code === '23505' && e.constraint !== undefined && RETRYABLE_CLASHES.has(e.constraint));
 }
 
 /**
@@ -52,8 +64,7 @@ export async function withTransaction<T>(
       }
       return result;
     } catch (error) {
-      const code = pgCode(error);
-      if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+      if (retryable(error) && attempt < MAX_ATTEMPTS) continue;
       throw error;
     }
   }

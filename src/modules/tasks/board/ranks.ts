@@ -5,12 +5,11 @@ import { idArray, queryRows, type Queryable } from '../../../db/client.js';
  * Task positions in a column are stored as ranks with gaps (`task_stages.order`), and the dense
  * 0..n-1 `order` the API shows is computed at read (rank, then task id, breaks ties). Placing a task
  * writes only its own row: an append takes the column's highest rank plus a gap, an insertion the
- * midpoint of its neighbours. So the column's row lock is not needed to keep positions consistent,
- * and writers of one column no longer queue behind each other until COMMIT (before, every placement
- * renumbered the column under that lock: inserting at the top of a 1,000-task column rewrote 1,000
- * rows). Concurrent appends may take the same rank; the task id then orders them. Only when
- * neighbours leave no room (ties, or a run of insertions at one spot) is the column renumbered with
- * fresh gaps, under its lock.
+ * a rank between its neighbours. So the column's row lock is not needed to keep positions
+ * consistent, and writers of one column no longer queue behind each other until COMMIT (before,
+ * every placement renumbered the column under that lock: inserting at the top of a 1,000-task column
+ * rewrote 1,000 rows). Only when neighbours leave no room (a run of insertions at one spot) is the
+ * column renumbered with fresh gaps, under its lock.
  */
 
 /** Room left between ranks: ten halvings at one spot before a column is renumbered. */
@@ -43,21 +42,27 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
   await renumberPlacing(db, stageId, taskIds, position);
 }
 
-/** k ranks strictly between the neighbours, or null when there is no room for them. */
+/**
+ * k ranks strictly between the neighbours, or null when there is no room for them. Each is drawn at
+ * random within its share of the room, so that concurrent placements at one spot (which read the
+ * same neighbours) rarely take the same rank: ranks are unique per column (checked at COMMIT), and
+ * the rare clash is retried as a whole transaction (db/tx.ts).
+ */
 function spread(at: number | null, lo: number | null, hi: number | null, top: number | null, k: number): number[] | null {
-  const base = (from: number) => Array.from({ length: k }, (_, i) => from + (i + 1) * RANK_GAP);
+  const rand = (n: number) => (n > 1 ? Math.floor(Math.random() * n) : 0);
   let ranks: number[];
   if (at === null || hi === null) {
-    // Appended: after the highest rank (for a position past the end, `top`).
-    const last = at === null ? lo : top;
-    ranks = base(last === null ? -RANK_GAP : Number(last));
+    // Appended after the highest rank (for a position past the end, `top`): one gap each.
+    const last = Number((at === null ? lo : top) ?? -RANK_GAP);
+    ranks = Array.from({ length: k }, (_, i) => last + i * RANK_GAP + 1 + rand(RANK_GAP - 1));
   } else if (at === 0) {
-    ranks = base(Number(hi) - (k + 1) * RANK_GAP);
+    ranks = Array.from({ length: k }, (_, i) => Number(hi) - (k - i) * RANK_GAP - rand(RANK_GAP - 1));
   } else {
     const a = Number(lo);
-    const b = Number(hi);
-    if (b - a <= k) return null;
-    ranks = Array.from({ length: k }, (_, i) => a + Math.floor(((b - a) * (i + 1)) / (k + 1)));
+    const step = (Number(hi) - a) / (k + 1);
+    if (step < 1) return null;
+    const wobble = Math.floor(step / 4);
+    ranks = Array.from({ length: k }, (_, i) => a + Math.floor(step * (i + 1)) + (wobble > 0 ? rand(2 * wobble) - wobble : 0));
   }
   return ranks.every((r) => Math.abs(r) <= MAX_RANK) ? ranks : null;
 }
