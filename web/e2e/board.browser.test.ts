@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, centre, dragTo, launch, seriousViolations, signedInContext } from './browser.js';
+import { CHROMIUM, centre, dragTo, launch, seriousViolations, serve, signedInContext } from './browser.js';
 
 /**
  * The product in a real browser: the service listens on a port of 127.0.0.1 and serves the built
@@ -21,9 +21,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = await serve(t.app);
   browser = await launch();
 });
 afterAll(async () => browser?.close());

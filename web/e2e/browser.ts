@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import type { FastifyInstance } from 'fastify';
 
 /** Debian's Chromium (or CHROMIUM_PATH): the browser tests drive it, nothing is downloaded. */
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p): p is string => !!p && existsSync(p)) ?? null;
@@ -8,6 +9,13 @@ export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/b
 export function launch(): Promise<Browser> {
   // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** Listens on a free port of 127.0.0.1 and answers the address the browser opens. */
+export async function serve(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
 /** A browser context already signed in with `session` (as the sign-in page would leave it). */
