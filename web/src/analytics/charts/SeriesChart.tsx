@@ -46,7 +46,7 @@ export function SeriesChart({ title, labels, kind, series }: Props) {
         ))}
         {labels.map((label, i) =>
           i % every === 0 ? (
-            <text key={i} x={x(i)} y={H - 8} textAnchor="middle" className="chart-tick">
+            <text key={i} x={x(i)} y={H - 8} textAnchor={i === n - 1 && n > 1 ? 'end' : 'middle'} className="chart-tick">
               {label}
             </text>
           ) : null,
