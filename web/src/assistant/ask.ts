@@ -1,5 +1,5 @@
 import { api, ApiError, call, type Schemas } from '../api/client';
-import { sseParser } from './sse';
+import { sseParser, type SseEvent } from './sse';
 
 export type AiAnswer = Schemas['AiAnswer'];
 export type Source = AiAnswer['sources'][number];
@@ -18,10 +18,16 @@ interface Question {
 export async function ask(q: Question, onText: (text: string) => void): Promise<AiAnswer> {
   const stream = await call(api.POST('/ai/requests', { body: { ...q, stream: true }, parseAs: 'stream' }));
   if (!stream) throw new ApiError(502, 'EMPTY_ANSWER', 'the assistant sent no answer');
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  return readAnswer(stream, onText);
+}
+
+/** The answer from the event stream: text pieces to `onText` as they come, the AiAnswer at `done`. */
+export async function readAnswer(stream: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<AiAnswer> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
   const parser = sseParser();
   let answer: AiAnswer | null = null;
-  const handle = (events: ReturnType<typeof parser.push>) => {
+  const handle = (events: SseEvent[]) => {
     for (const e of events) {
       const data = JSON.parse(e.data) as { text?: string; status?: number; code?: string; detail?: string } & AiAnswer;
       if (e.event === 'delta' && data.text) onText(data.text);
@@ -32,8 +38,9 @@ export async function ask(q: Question, onText: (text: string) => void): Promise<
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    handle(parser.push(value));
+    handle(parser.push(decoder.decode(value, { stream: true })));
   }
+  handle(parser.push(decoder.decode()));
   handle(parser.end());
   if (!answer) throw new ApiError(502, 'INCOMPLETE_ANSWER', 'the answer broke off; ask again');
   return answer;
