@@ -5,6 +5,8 @@ import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
 import { AI_TEST_CONFIG, fakeOpenAi, type FakeProvider } from '../../src/modules/ai/ai.fixtures.js';
 import { defaultRange, rangeQuery } from '../src/analytics/range.js';
+import { runJob } from '../../src/platform/jobs.js';
+import { INDEXING_JOB } from '../../src/modules/ai/index/indexing.worker.js';
 import { CHROMIUM, launch, seriousViolations, serve, signedInContext } from './browser.js';
 
 /**
@@ -15,8 +17,8 @@ import { CHROMIUM, launch, seriousViolations, serve, signedInContext } from './b
 
 if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
 
-// Jobs on, as in production: indexing runs in the background after the button queues it.
-const t = useTestApp({ ...AI_TEST_CONFIG, jobsEnabled: true });
+// Jobs off (as in every test app): the test runs the indexing job the button queued, when it wants.
+const t = useTestApp(AI_TEST_CONFIG);
 const f = factories(t);
 let base = '';
 let browser: Browser;
@@ -87,7 +89,7 @@ describe.skipIf(!CHROMIUM)('documentation, reglaments, reports and the assistant
     expect(versions[1]).toMatch(/^Version 2 · Grace Hopper/);
     await other.context().close();
 
-    await page.reload();
+    // The author's open page follows the other author's save live.
     await eventually(() => page.getByTestId('page-content').textContent()).toContain('never on holidays');
     await page.getByRole('checkbox', { name: 'Anyone with the link can read this page' }).check();
     const link = page.getByTestId('public-link');
@@ -182,7 +184,9 @@ describe.skipIf(!CHROMIUM)('documentation, reglaments, reports and the assistant
     await page.getByRole('checkbox', { name: 'The assistant is on for this organization' }).check();
     await eventually(() => page.getByTestId('assistant-no-model').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Index this space' }).click();
-    await eventually(() => page.getByTestId('indexing-status').textContent(), 30_000).toMatch(/^Indexed/);
+    await eventually(() => page.getByTestId('indexing-status').isVisible()).toBe(true);
+    await runJob(t.app, INDEXING_JOB);
+    await eventually(() => page.getByTestId('indexing-status').textContent()).toMatch(/^Indexed/);
 
     const question = page.getByRole('textbox', { name: 'Ask about the documents of this space' });
     await question.fill('When do we deploy to production?');
