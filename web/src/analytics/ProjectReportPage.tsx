@@ -21,8 +21,13 @@ const spread = (s: { median: number; p85: number } | null) => (s ? `${days(s.med
 /** A project's report, its task numbers and cumulative flow for a period; every count lists its tasks. */
 export function ProjectReportPage() {
   const projectId = Number(useParams().projectId);
-  const [range, setRange] = useRange();
+  const [range, changeRange] = useRange();
   const [drill, setDrill] = useState<Drill | null>(null);
+  // An open task list belongs to the range it was opened for.
+  const setRange = (next: typeof range) => {
+    setDrill(null);
+    changeRange(next);
+  };
   const project = useQuery({ queryKey: ['analytics', 'project-info', projectId], queryFn: () => call(api.GET('/projects/{projectId}', { params: { path: { projectId } } })) });
   const space = useQuery({ ...spaceQuery(project.data?.spaceId ?? 0), enabled: project.data !== undefined });
   const allowed = canSeeProjectReport(space.data?.role);

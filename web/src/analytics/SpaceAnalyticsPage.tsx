@@ -17,8 +17,13 @@ import './analytics.css';
 /** A space's series and per-project numbers (space admins), and the way to each project's report (editors). */
 export function SpaceAnalyticsPage() {
   const spaceId = Number(useParams().spaceId);
-  const [range, setRange] = useRange();
+  const [range, changeRange] = useRange();
   const [drill, setDrill] = useState<Drill | null>(null);
+  // An open task list belongs to the range it was opened for.
+  const setRange = (next: typeof range) => {
+    setDrill(null);
+    changeRange(next);
+  };
   const space = useQuery(spaceQuery(spaceId));
   const projects = useQuery({ queryKey: keys.spaceProjects(spaceId), queryFn: () => call(api.GET('/spaces/{spaceId}/projects', { params: { path: { spaceId }, query: { limit: 500 } } })) });
   const admin = canSeeSpaceAnalytics(space.data?.role);

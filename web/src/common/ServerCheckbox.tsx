@@ -11,8 +11,10 @@ export function ServerCheckbox({ checked, onChange, children }: { checked: boole
       <input
         type="checkbox"
         checked={pending ?? checked}
-        disabled={pending !== null}
+        aria-busy={pending !== null}
         onChange={(e) => {
+          // Not disabled while it runs: that would take the keyboard focus away; a second change waits.
+          if (pending !== null) return;
           setPending(e.target.checked);
           void onChange(e.target.checked)
             .catch(() => {})

@@ -40,11 +40,8 @@ export function ContentEditor({ page, onDone }: { page: Page; onDone: () => void
         void save();
       }}
     >
-      <div className="tabs" role="tablist" aria-label="Editor">
-        <button type="button" role="tab" aria-selected={!preview} onClick={() => setPreview(false)}>
-          Write
-        </button>
-        <button type="button" role="tab" aria-selected={preview} onClick={() => setPreview(true)}>
+      <div className="row">
+        <button type="button" className="small" aria-pressed={preview} onClick={() => setPreview(!preview)}>
           Preview
         </button>
       </div>
