@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
@@ -33,6 +34,16 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+// expect.poll's default second is too short on a loaded machine; a timing check passes its own bound.
+export const eventually = <T,>(fn: () => Promise<T> | T, timeout = 15_000) => expect.poll(fn, { timeout, interval: 50 });
+
+/** Opens an inline form by its "+ …" button, fills its one field and adds. */
+export async function addWith(page: Page, button: string, value: string, scope = page.locator('body')) {
+  await scope.getByRole('button', { name: `+ ${button}` }).click();
+  await scope.getByRole('textbox', { name: button }).fill(value);
+  await scope.getByRole('button', { name: 'Add', exact: true }).click();
 }
 
 /** Drags with the mouse in small steps, as a person would (dnd-kit starts a drag after 5 px). */
