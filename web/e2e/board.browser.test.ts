@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, centre, dragTo, launch, seriousViolations, signedInContext } from './browser.js';
+import { addWith, CHROMIUM, centre, dragTo, eventually, launch, seriousViolations, serve, signedInContext } from './browser.js';
 
 /**
  * The product in a real browser: the service listens on a port of 127.0.0.1 and serves the built
@@ -21,24 +21,14 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = await serve(t.app);
   browser = await launch();
 });
 afterAll(async () => browser?.close());
 
 const column = (page: Page, name: string) => page.locator('section.column', { has: page.getByRole('heading', { name, exact: true }) });
 const card = (page: Page, name: string) => page.locator('article.card', { has: page.getByRole('link', { name, exact: true }) });
-// expect.poll's default second is too short on a loaded machine; the live check passes its own bound.
-const eventually = <T,>(fn: () => Promise<T> | T, timeout = 15_000) => expect.poll(fn, { timeout, interval: 50 });
 const sessionOf = (page: Page) => page.evaluate(() => localStorage.getItem('workboard.session')!);
-
-async function addWith(page: Page, button: string, value: string, scope = page.locator('body')) {
-  await scope.getByRole('button', { name: `+ ${button}` }).click();
-  await scope.getByRole('textbox', { name: button }).fill(value);
-  await scope.getByRole('button', { name: 'Add', exact: true }).click();
-}
 
 /** Labels, people, dates, checklists and time on the cards, so the screenshots show a board in use. */
 async function dressUp(owner: TestUser, projectId: number, tasks: Array<{ id: number; name: string }>) {

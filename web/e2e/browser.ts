@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import type { FastifyInstance } from 'fastify';
 
 /** Debian's Chromium (or CHROMIUM_PATH): the browser tests drive it, nothing is downloaded. */
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p): p is string => !!p && existsSync(p)) ?? null;
@@ -8,6 +10,13 @@ export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/b
 export function launch(): Promise<Browser> {
   // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** Listens on a free port of 127.0.0.1 and answers the address the browser opens. */
+export async function serve(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
 /** A browser context already signed in with `session` (as the sign-in page would leave it). */
@@ -25,6 +34,16 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+// expect.poll's default second is too short on a loaded machine; a timing check passes its own bound.
+export const eventually = <T,>(fn: () => Promise<T> | T, timeout = 15_000) => expect.poll(fn, { timeout, interval: 50 });
+
+/** Opens an inline form by its "+ …" button, fills its one field and adds. */
+export async function addWith(page: Page, button: string, value: string, scope = page.locator('body')) {
+  await scope.getByRole('button', { name: `+ ${button}` }).click();
+  await scope.getByRole('textbox', { name: button }).fill(value);
+  await scope.getByRole('button', { name: 'Add', exact: true }).click();
 }
 
 /** Drags with the mouse in small steps, as a person would (dnd-kit starts a drag after 5 px). */

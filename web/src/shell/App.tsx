@@ -7,6 +7,7 @@ import { BoardPage } from '../board/BoardPage';
 import { AcceptInvitePage } from '../invite/AcceptInvitePage';
 import { SearchPage } from '../search/SearchPage';
 import { SettingsPage } from '../settings/SettingsPage';
+import { knowledgeRoutes, publicRoute } from './knowledgeRoutes';
 
 function Routed() {
   const { signedIn } = useSession();
@@ -15,6 +16,7 @@ function Routed() {
       <Routes>
         <Route path="/login" element={<AuthPage />} />
         <Route path="/invite/:token" element={<AcceptInvitePage />} />
+        {publicRoute}
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Routes>
     );
@@ -22,6 +24,7 @@ function Routed() {
   return (
     <Routes>
       <Route path="/login" element={<Navigate to="/" replace />} />
+      {publicRoute}
       <Route element={<Layout />}>
         <Route index element={<Home />} />
         <Route path="projects/:projectId" element={<BoardPage />} />
@@ -29,6 +32,7 @@ function Routed() {
         <Route path="search/*" element={<SearchPage />} />
         <Route path="settings/*" element={<SettingsPage />} />
         <Route path="invite/:token" element={<AcceptInvitePage />} />
+        {knowledgeRoutes}
         <Route path="*" element={<Home />} />
       </Route>
     </Routes>

@@ -5,6 +5,7 @@ import { api, call, type Schemas, type Space } from '../api/client';
 import { groupsQuery, keys, projectsQuery, spacesQuery } from '../api/queries';
 import { InlineForm } from '../common/InlineForm';
 import { noop, useAction } from '../common/action';
+import { ReportsLink, SpaceLinks } from './SpaceLinks';
 
 type ProjectItem = Schemas['Project'];
 
@@ -44,6 +45,7 @@ function SpaceEntry({ space, projects, groups }: { space: Space; projects: Proje
       </div>
       {open && (
         <ul className="projects">
+          <SpaceLinks space={space} />
           {projects.map((p) => (
             <li key={p.id} className="project-row">
               <NavLink to={`/projects/${p.id}`}>{p.name}</NavLink>
@@ -98,6 +100,7 @@ export function Sidebar() {
   const favourites = [...spaces.filter((s) => s.favorite).map((s) => ({ key: `s${s.id}`, name: s.name, to: null })), ...projects.filter((p) => p.favorite).map((p) => ({ key: `p${p.id}`, name: p.name, to: `/projects/${p.id}` }))];
   return (
     <nav className="sidebar" aria-label="Spaces and projects">
+      <ReportsLink />
       {favourites.length > 0 && (
         <section>
           <h2>Favourites</h2>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call, type Label, type Member } from '../api/client';
 import { taskQuery } from '../api/queries';
 import { useBoardActions } from '../board/useBoardActions';
+import { TitleInput } from '../common/TitleInput';
 import { Checklist } from './Checklist';
 import { Chat } from './Chat';
 import { Description } from './Description';
@@ -39,17 +40,7 @@ export function TaskDrawer({ taskId, projectId, canEdit, members, labels, onClos
       <div className="drawer" role="dialog" aria-modal="true" aria-labelledby="drawer-title" ref={panel} tabIndex={-1} data-testid="task-drawer">
         <header className="drawer-header">
           {task && canEdit ? (
-            <input
-              id="drawer-title"
-              className="title-input"
-              aria-label="Task name"
-              defaultValue={task.name}
-              key={task.name}
-              onBlur={(e) => {
-                const name = e.target.value.trim();
-                if (name && name !== task.name) void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })));
-              }}
-            />
+            <TitleInput id="drawer-title" label="Task name" name={task.name} onRename={(name) => void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })))} />
           ) : (
             <h2 id="drawer-title">{task?.name ?? 'Task'}</h2>
           )}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { meQuery, organizationQuery, spacesQuery } from '../api/queries';
+import { useMembers } from '../common/useMembers';
+import { CsvLink, csvUrl } from './CsvLink';
+import { Head, hours } from './Numbers';
+import { membersReportQuery } from './queries';
+import { rangeProblem, type Range } from './range';
+import { RangeControls, useRange } from './RangeControls';
+import { isOrganizationAdmin } from '../common/roles';
+import { UserReport } from './UserReport';
+import '../common/screens.css';
+import './analytics.css';
+
+/** The organization's member report, for its admins. */
+function MembersReport({ range }: { range: Range }) {
+  const [spaceId, setSpaceId] = useState<number | null>(null);
+  const { data: spaces = [] } = useQuery(spacesQuery);
+  const members = useMembers();
+  const { data: rows, error } = useQuery({ ...membersReportQuery(range, spaceId), enabled: !rangeProblem(range) });
+  return (
+    <section className="section" aria-labelledby="members-report">
+      <h2 id="members-report">Members</h2>
+      <p className="row">
+        <label>
+          Space{' '}
+          <select value={spaceId ?? ''} onChange={(e) => setSpaceId(e.target.value ? Number(e.target.value) : null)}>
+            <option value="">All spaces</option>
+            {spaces.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <CsvLink href={csvUrl('/analytics/members', range, spaceId ? { spaceId } : {})} label="Members as CSV" />
+      </p>
+      {error && <p className="notice error" role="alert">{error.message}</p>}
+      {rows && (
+        <table className="report-table">
+          <caption className="sr-only">Member report</caption>
+          <Head columns={['Member', 'Assigned', 'Finished', 'Overdue', 'Planned', 'Spent', 'Last active']} />
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.userId}>
+                <th scope="row">
+                  <Link to={`/analytics/users/${r.userId}`}>{members.get(r.userId)?.name ?? `User ${r.userId}`}</Link>
+                </th>
+                <td>{r.assigned}</td>
+                <td>{r.finished}</td>
+                <td>{r.overdue}</td>
+                <td>{hours(r.planTime)}</td>
+                <td>{hours(r.factTime)}</td>
+                <td>{r.lastActivityDate ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** Organization reports: one's own numbers for everyone, the member report for admins. */
+export function ReportsPage() {
+  const [range, setRange] = useRange();
+  const { data: me } = useQuery(meQuery);
+  const { data: organization } = useQuery(organizationQuery);
+  return (
+    <div className="screen analytics">
+      <header className="screen-header">
+        <h1>Reports</h1>
+        <RangeControls range={range} onChange={setRange} />
+      </header>
+      {me && <UserReport userId={me.id} range={range} title="My tasks" />}
+      {isOrganizationAdmin(organization?.role) && <MembersReport range={range} />}
+    </div>
+  );
+}
+
+/** One member's report (the member itself or an organization admin may read it). */
+export function UserReportPage() {
+  const userId = Number(useParams().userId);
+  const [range, setRange] = useRange();
+  const name = useMembers().get(userId)?.name ?? `User ${userId}`;
+  return (
+    <div className="screen analytics">
+      <header className="screen-header">
+        <h1>Report: {name}</h1>
+        <Link to="/analytics">All reports</Link>
+        <RangeControls range={range} onChange={setRange} />
+      </header>
+      <UserReport userId={userId} range={range} title={`Tasks of ${name}`} />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { NavLink, useNavigate } from 'react-router';
+import { api, call } from '../api/client';
+import { InlineForm } from '../common/InlineForm';
+import { noop, useAction } from '../common/action';
+import { docsKeys, type DocGroup, type PageNode } from './queries';
+
+interface Props {
+  spaceId: number;
+  groups: DocGroup[];
+  canWrite: boolean;
+  /** Pages on the way to the open one: shown open even where the reader collapsed them. */
+  openPath: ReadonlySet<number>;
+}
+
+function Node({ node, spaceId, openPath }: { node: PageNode; spaceId: number; openPath: ReadonlySet<number> }) {
+  const run = useAction();
+  const open = !node.collapsed || openPath.has(node.id);
+  const toggle = () =>
+    void run(() => call(api.PATCH('/pages/{pageId}/collapsed', { params: { path: { pageId: node.id } }, body: { collapsed: open } })), docsKeys.groups(spaceId)).catch(noop);
+  return (
+    <li>
+      <div className="doc-node">
+        {node.children.length > 0 ? (
+          <button type="button" className="ghost small" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${node.name}`} onClick={toggle}>
+            <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+          </button>
+        ) : (
+          <span className="doc-node-leaf" aria-hidden="true" />
+        )}
+        <NavLink to={`/spaces/${spaceId}/docs/${node.id}`}>
+          {node.icon ? `${node.icon} ` : ''}
+          {node.name}
+        </NavLink>
+      </div>
+      {open && node.children.length > 0 && (
+        <ul>
+          {node.children.map((child) => (
+            <Node key={child.id} node={child} spaceId={spaceId} openPath={openPath} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** The space's documentation: its sections, each a tree of pages; editors add sections and pages. */
+export function DocTree({ spaceId, groups, canWrite, openPath }: Props) {
+  const run = useAction();
+  const navigate = useNavigate();
+  async function addPage(group: DocGroup, name: string) {
+    const page = await run(() => call(api.POST('/pages', { body: { spaceId, documentationGroupId: group.id, name, content: '' } })), docsKeys.groups(spaceId));
+    navigate(`/spaces/${spaceId}/docs/${page.id}`);
+  }
+  return (
+    <nav aria-label="Documentation pages">
+      {groups.map((group) => (
+        <section key={group.id} aria-labelledby={`doc-group-${group.id}`}>
+          <h2 id={`doc-group-${group.id}`}>{group.name}</h2>
+          {group.pages.length === 0 && <p className="muted">No pages yet.</p>}
+          <ul>
+            {group.pages.map((node) => (
+              <Node key={node.id} node={node} spaceId={spaceId} openPath={openPath} />
+            ))}
+          </ul>
+          {canWrite && <InlineForm label={`New page in ${group.name}`} placeholder="Page name" onSubmit={(name) => addPage(group, name)} />}
+        </section>
+      ))}
+      {groups.length === 0 && <p className="muted">{canWrite ? 'Add a section, then pages in it.' : 'This space has no documentation yet.'}</p>}
+      {canWrite && (
+        <InlineForm
+          label="New section"
+          placeholder="Section name"
+          onSubmit={(name) => run(() => call(api.POST('/spaces/{spaceId}/documentation-groups', { params: { path: { spaceId } }, body: { name } })), docsKeys.groups(spaceId))}
+        />
+      )}
+    </nav>
+  );
+}
