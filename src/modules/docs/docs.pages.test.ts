@@ -40,12 +40,34 @@ describe.each(STORAGE_BACKENDS)('%s file storage', (storage) => {
         content: '# Hello',
         files: [],
       });
-      expect(res.headers.etag).toBe('"1"');
+      expect(res.headers.etag).toMatch(/^"1-[\w-]{16}"$/);
 
       const read = await t.as(owner).get(`/pages/${page.id}`);
       expect(read.statusCode).toBe(200);
-      expect(read.headers.etag).toBe('"1"');
+      expect(read.headers.etag).toMatch(/^"1-[\w-]{16}"$/);
       expect(read.json()).toEqual(page);
+    });
+
+    it('never answers 304 with a stale form: publishing changes the ETag, not the content version If-Match compares', async () => {
+      const owner = await t.org();
+      const space = await f.space(owner);
+      const group = await f.group(owner, space.id);
+      const page = (await t.as(owner).post('/pages', { spaceId: space.id, documentationGroupId: group.id, name: 'Handbook', content: '# Hello' })).json();
+      const before = (await t.as(owner).get(`/pages/${page.id}`)).headers.etag as string;
+      expect((await t.as(owner).request('GET', `/pages/${page.id}`, undefined, { 'if-none-match': before })).statusCode).toBe(304);
+
+      expect((await t.as(owner).patch(`/pages/${page.id}/public`, { public: true })).statusCode).toBe(200);
+      const fresh = await t.as(owner).request('GET', `/pages/${page.id}`, undefined, { 'if-none-match': before });
+      expect(fresh.statusCode).toBe(200);
+      expect(fresh.json()).toMatchObject({ version: 1, public: true, publicUrl: expect.any(String) });
+      expect(fresh.headers.etag).toMatch(/^"1-[\w-]{16}"$/);
+      expect(fresh.headers.etag).not.toBe(before);
+      // The content did not change: a save with the tag read before publishing is not stale.
+      const saved = await t.as(owner).request('PATCH', `/pages/${page.id}/content`, { content: '# Hello again' }, { 'if-match': before });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().version).toBe(2);
+      const stale = await t.as(owner).request('PATCH', `/pages/${page.id}/content`, { content: 'lost' }, { 'if-match': before });
+      expectProblem(stale, 409, 'STALE_VERSION');
     });
 
     it('lets a reader read and refuses it (403) to write', async () => {
@@ -115,7 +137,7 @@ describe.each(STORAGE_BACKENDS)('%s file storage', (storage) => {
       const { owner, page } = await f.docs();
       const res = await t.as(owner).request('PATCH', `/pages/${page.id}/content`, { content: 'v2' }, { 'if-match': '"1"' });
       expect(res.statusCode).toBe(200);
-      expect(res.headers.etag).toBe('"2"');
+      expect(res.headers.etag).toMatch(/^"2-[\w-]{16}"$/);
       expect(res.json()).toMatchObject({ id: page.id, content: 'v2', version: 2, updatedById: owner.id });
       const versions = await t.as(owner).get(`/pages/${page.id}/versions`);
       expect(versions.statusCode).toBe(200);

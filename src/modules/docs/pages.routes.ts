@@ -10,7 +10,7 @@ import * as S from './docs.schemas.js';
 import * as pages from './pages.service.js';
 import * as tree from './pages.tree.js';
 import { CONTENT_BODY_LIMIT, withUploads } from './uploads.js';
-import { etagOf } from './versioning.js';
+import { contentEtag } from '../../platform/content-etag.js';
 
 const tags = ['Documentation'];
 const Page = { 200: S.PageSchema };
@@ -28,16 +28,16 @@ export default async function pageRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const input = { ...request.body, order: orderToInt(request.body.order) };
       const page = await write(app, request, (ctx) => pages.createPage(ctx, env, input));
-      return reply.code(201).header('etag', etagOf(page.version)).send(page);
+      return reply.code(201).header('etag', contentEtag(page.version, page)).send(page);
     },
   );
 
   app.get(
     '/pages/:pageId',
-    { schema: { tags, summary: 'Read a page with its content and files; the ETag header is its version', params, response: { 200: S.PageFullSchema } } },
+    { schema: { tags, summary: 'Read a page with its content and files; the ETag header names its version (for If-Match) and the whole answer', params, response: { 200: S.PageFullSchema } } },
     async (request, reply) => {
       const page = await read(app, request, (ctx) => pages.getPage(ctx, env, request.params.pageId));
-      reply.header('etag', etagOf(page.version));
+      reply.header('etag', contentEtag(page.version, page));
       return page;
     },
   );
@@ -58,7 +58,7 @@ export default async function pageRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const input = { content: request.body.content, ifMatch: request.headers['if-match'] };
       const page = await write(app, request, (ctx) => pages.writePageContent(ctx, env, request.params.pageId, input));
-      reply.header('etag', etagOf(page.version));
+      reply.header('etag', contentEtag(page.version, page));
       return page;
     },
   );

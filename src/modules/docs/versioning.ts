@@ -3,24 +3,12 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import { CONTENT_MAX_BYTES } from '../../db/schema/index.js';
 import type { Actor } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
+import { ifMatchAdmits } from '../../platform/content-etag.js';
 
 /** Consecutive writes by one author within this window become one history entry. */
 export const VERSION_MERGE_WINDOW_MS = 5 * 60_000;
 
-/** The strong ETag of a document version. */
-export const etagOf = (version: number) => `"${version}"`;
-
-/**
- * Whether an If-Match header admits the current version: `*`, or any listed tag naming it (weak
- * or strong, quoted or bare, so hand-written clients sending `If-Match: 3` work too).
- */
-export function ifMatchAdmits(header: string | undefined, version: number): boolean {
-  if (header === undefined || header.trim() === '') return true;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
-    return tag === '*' || tag === String(version);
-  });
-}
+export { ifMatchAdmits };
 
 export function requireFresh(header: string | undefined, version: number): void {
   if (!ifMatchAdmits(header, version)) {

@@ -5,7 +5,7 @@ import { upload } from '../../platform/openapi.js';
 import { FileSchema } from '../../platform/schemas.js';
 import { receiveFile, receiveFiles, withUpload } from '../files/files.service.js';
 import { CONTENT_BODY_LIMIT, withUploads } from '../docs/uploads.js';
-import { etagOf } from '../docs/versioning.js';
+import { contentEtag } from '../../platform/content-etag.js';
 import * as S from './project-docs.schemas.js';
 import * as docs from './project-docs.service.js';
 
@@ -18,14 +18,14 @@ export default async function projectDocsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Open a project's documentation tab: content, images, files; the ETag header is its version",
+        summary: "Open a project's documentation tab: content, images, files; the ETag header names its version (for If-Match) and the whole answer",
         params,
         response: { 200: S.ProjectDocumentationSchema },
       },
     },
     async (request, reply) => {
       const doc = await read(app, request, (ctx) => docs.getProjectDocumentation(ctx, request.params.projectId));
-      reply.header('etag', etagOf(doc.version));
+      reply.header('etag', contentEtag(doc.version, doc));
       return doc;
     },
   );
@@ -46,7 +46,7 @@ export default async function projectDocsRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const input = { content: request.body.content, ifMatch: request.headers['if-match'] };
       const doc = await write(app, request, (ctx) => docs.writeProjectDocumentation(ctx, request.params.projectId, input));
-      reply.header('etag', etagOf(doc.version));
+      reply.header('etag', contentEtag(doc.version, doc));
       return doc;
     },
   );

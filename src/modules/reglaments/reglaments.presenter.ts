@@ -74,5 +74,3 @@ export function presentReglamentFull(r: ReglamentRecord): ReglamentFullDto {
   };
 }
 
-/** The reglament's ETag: its content revision, quoted as RFC 9110 requires. */
-export const etagOf = (version: number): string => `"${version}"`;

@@ -12,7 +12,8 @@ import { emitReglament, recordEvent } from './reglaments.events.js';
 import { emitSpaceFull } from '../spaces/spaces.events.js';
 import { deleteFiles } from '../files/files.service.js';
 import { authorizeReglament, authorizeReglamentSpace, spaceIdsAllowing } from './reglaments.policy.js';
-import { etagOf, presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
+import { contentEtag, ifMatchAdmits } from '../../platform/content-etag.js';
+import { presentReglamentCreated, presentReglamentFull, presentReglamentListItem } from './reglaments.presenter.js';
 import { loadReglament, queryReglaments } from './reglaments.queries.js';
 import { CONTENT_MAX_BYTES, type ReglamentCreatedDto, type ReglamentFullDto } from './reglaments.schemas.js';
 
@@ -98,7 +99,8 @@ export async function createReglament(
 export async function getReglament(ctx: Ctx, id: number): Promise<{ reglament: ReglamentFullDto; etag: string }> {
   await authorizeReglament(ctx.db, ctx.actor, id, 'read');
   const record = await loadReglament(ctx.db, ctx.actor, id);
-  return { reglament: presentReglamentFull(record), etag: etagOf(record.version) };
+  const reglament = presentReglamentFull(record);
+  return { reglament, etag: contentEtag(record.version, reglament) };
 }
 
 /** Locks the reglament row for the rest of the transaction, so concurrent writes to it serialize. */
@@ -157,19 +159,14 @@ export async function writeContent(ctx: Ctx, id: number, content: string, ifMatc
   const access = await authorizeReglament(ctx.db, ctx.actor, id, 'update');
   assertContentSize(content);
   const before = await lockReglament(ctx.db, id);
-  if (ifMatch !== undefined && !matches(ifMatch, before.version)) {
-    throw new AppError('STALE_VERSION', `the reglament changed since revision ${ifMatch}; reload it (current ETag ${etagOf(before.version)})`);
+  if (!ifMatchAdmits(ifMatch, before.version)) {
+    throw new AppError('STALE_VERSION', `the reglament changed since revision ${ifMatch}; reload it (current revision ${before.version})`);
   }
   const version = before.version + 1;
   await ctx.db.update(reglaments).set({ content, version, updatedAt: sql`now()` }).where(eq(reglaments.id, id));
   await recordEvent(ctx, id, 'content', { version, size: Buffer.byteLength(content, 'utf8') });
-  return { reglament: await announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId), etag: etagOf(version) };
-}
-
-/** If-Match per RFC 9110: `*`, or a list of (possibly weak) entity tags one of which is current. */
-function matches(header: string, version: number): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') === String(version));
+  const reglament = await announceReglament(ctx, 'reglament.updated', id, access.homeSpaceId);
+  return { reglament, etag: contentEtag(version, reglament) };
 }
 
 /**

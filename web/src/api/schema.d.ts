@@ -2649,7 +2649,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a page with its content and files; the ETag header is its version */
+        /** Read a page with its content and files; the ETag header names its version (for If-Match) and the whole answer */
         get: operations["getPage"];
         put?: never;
         post?: never;
@@ -3504,7 +3504,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open a project's documentation tab: content, images, files; the ETag header is its version */
+        /** Open a project's documentation tab: content, images, files; the ETag header names its version (for If-Match) and the whole answer */
         get: operations["getProjectDocumentation"];
         put?: never;
         post?: never;

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { NO_HTTP_CACHE } from '../api/httpCache';
 
 export type DocGroup = Schemas['DocumentationGroup'];
 export type PageNode = Schemas['PageNode'];
@@ -20,7 +19,7 @@ export const docGroupsQuery = (spaceId: number) =>
   });
 
 export const pageQuery = (pageId: number) =>
-  queryOptions({ queryKey: docsKeys.page(pageId), queryFn: () => call(api.GET('/pages/{pageId}', { params: { path: { pageId } }, ...NO_HTTP_CACHE })) });
+  queryOptions({ queryKey: docsKeys.page(pageId), queryFn: () => call(api.GET('/pages/{pageId}', { params: { path: { pageId } } })) });
 
 export const versionsQuery = (pageId: number) =>
   queryOptions({

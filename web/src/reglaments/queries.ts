@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { NO_HTTP_CACHE } from '../api/httpCache';
 
 export type Reglament = Schemas['ReglamentFull'];
 export type ReglamentItem = Schemas['ReglamentListItem'];
@@ -23,7 +22,7 @@ export const reglamentsQuery = (spaceId: number) =>
 export const reglamentQuery = (reglamentId: number) =>
   queryOptions({
     queryKey: reglamentKeys.one(reglamentId),
-    queryFn: () => call(api.GET('/reglaments/{reglamentId}', { params: { path: { reglamentId } }, ...NO_HTTP_CACHE })),
+    queryFn: () => call(api.GET('/reglaments/{reglamentId}', { params: { path: { reglamentId } } })),
   });
 
 export const questionsQuery = (reglamentId: number) =>

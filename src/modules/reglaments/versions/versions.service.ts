@@ -4,7 +4,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
 import { emitReglament, recordEvent } from '../reglaments.events.js';
 import { authorizeReglament } from '../reglaments.policy.js';
-import { etagOf } from '../reglaments.presenter.js';
+import { contentEtag } from '../../../platform/content-etag.js';
 import { announceReglament } from '../reglaments.service.js';
 import type { ReglamentFullDto } from '../reglaments.schemas.js';
 import { presentEvent, presentVersion, presentVersionWithContent } from './versions.presenter.js';
@@ -77,7 +77,8 @@ export async function restoreVersion(ctx: Ctx, reglamentId: number, versionId: n
   await ctx.db.update(reglaments).set({ content: source.content, version, updatedAt: sql`now()` }).where(eq(reglaments.id, reglamentId));
   await recordEvent(ctx, reglamentId, 'restored', { versionId, number: source.number, version });
   await snapshot(ctx, reglamentId, access.homeSpaceId, `Restored from version ${source.number}`);
-  return { reglament: await announceReglament(ctx, 'reglament.updated', reglamentId, access.homeSpaceId), etag: etagOf(version) };
+  const reglament = await announceReglament(ctx, 'reglament.updated', reglamentId, access.homeSpaceId);
+  return { reglament, etag: contentEtag(version, reglament) };
 }
 
 /** The full history, newest first. */
