@@ -25,21 +25,40 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
   if (taskIds.length === 0) return;
   const ids = idArray(taskIds);
   const k = taskIds.length;
-  // The neighbours: the ranks just before and at `position` (for an append, the highest rank).
-  const at = position === undefined ? null : Math.max(0, position);
+  if (position === undefined) {
+    if (await append(db, stageId, taskIds)) return;
+    return renumberPlacing(db, stageId, taskIds, position);
+  }
+  // The neighbours: the ranks just before and at `position`, and the highest (past the end).
+  const at = Math.max(0, position);
   const [n] = await queryRows<{ lo: number | null; hi: number | null; top: number | null }>(
     db,
-    at === null
-      ? sql`select (select "order" from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids})
-                    order by "order" desc, task_id desc limit 1) as lo, null::int as hi, null::int as top`
-      : sql`with o as (select "order" as r, task_id from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids}))
-            select (select r from o order by r, task_id offset ${Math.max(at - 1, 0)} limit 1) as lo,
-                   (select r from o order by r, task_id offset ${at} limit 1) as hi,
-                   (select max(r) from o) as top`,
+    sql`with o as (select "order" as r, task_id from task_stages where stage_id = ${stageId} and "order" is not null and task_id <> all(${ids}))
+        select (select r from o order by r, task_id offset ${Math.max(at - 1, 0)} limit 1) as lo,
+               (select r from o order by r, task_id offset ${at} limit 1) as hi,
+               (select max(r) from o) as top`,
   );
   const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
   if (ranks) return writeRanks(db, stageId, taskIds, ranks);
   await renumberPlacing(db, stageId, taskIds, position);
+}
+
+/**
+ * The commonest placement, a new task at the end, in one statement: one gap each after the highest
+ * rank, drawn within it as spread() does. False when the ranks would leave the integer range.
+ */
+async function append(db: Queryable, stageId: number, taskIds: number[]): Promise<boolean> {
+  const placed = await queryRows<{ k: number }>(
+    db,
+    sql`update task_stages t set "order" = m.top + (u.i - 1)::int * ${RANK_GAP}::int + 1 + floor(random() * ${RANK_GAP - 1})::int
+        from (select coalesce(max("order"), ${-RANK_GAP}::int) as top from task_stages
+              where stage_id = ${stageId} and "order" is not null and task_id <> all(${idArray(taskIds)})) m,
+             unnest(${idArray(taskIds)}) with ordinality as u(k, i)
+        where t.stage_id = ${stageId} and t.task_id = u.k and m.top::bigint + ${taskIds.length * RANK_GAP} <= ${MAX_RANK}
+        returning t.task_id as k`,
+    { prepare: 'rank-append' },
+  );
+  return placed.length === taskIds.length;
 }
 
 /**
@@ -48,12 +67,12 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
  * same neighbours) rarely take the same rank: ranks are unique per column (checked at COMMIT), and
  * the rare clash is retried as a whole transaction (db/tx.ts).
  */
-function spread(at: number | null, lo: number | null, hi: number | null, top: number | null, k: number): number[] | null {
+function spread(at: number, lo: number | null, hi: number | null, top: number | null, k: number): number[] | null {
   const rand = (n: number) => (n > 1 ? Math.floor(Math.random() * n) : 0);
   let ranks: number[];
-  if (at === null || hi === null) {
-    // Appended after the highest rank (for a position past the end, `top`): one gap each.
-    const last = Number((at === null ? lo : top) ?? -RANK_GAP);
+  if (hi === null) {
+    // Past the end: appended after the highest rank, one gap each.
+    const last = Number(top ?? -RANK_GAP);
     ranks = Array.from({ length: k }, (_, i) => last + i * RANK_GAP + 1 + rand(RANK_GAP - 1));
   } else if (at === 0) {
     ranks = Array.from({ length: k }, (_, i) => Number(hi) - (k - i) * RANK_GAP - rand(RANK_GAP - 1));
