@@ -52,8 +52,8 @@ export const taskStatusChanges = pgTable(
 /**
  * The report ledger: what each task contributes to the rollups below, one row per fact and per
  * project the task sits in (stays: per project of the stay). `analytics_sync(task ids)` (migration
- * 0013, called by triggers on every table a fact comes from) replaces a task's rows and adds the
- * difference to the rollups, so rollups equal the sum of the ledger after every statement.
+ * 0013) replaces a task's rows and adds the difference to the rollups, so rollups equal the sum of
+ * the ledger; it runs for the tasks queued in `analytics_dirty` once their writes have committed.
  * Kinds: 0 the task now (stage, status, plan hours), 1 created, 2 set to done, 3 set to rejected
  * (`prev_at`: the task's previous change to the same status; `until`: its creation, for lead time),
  * 4 an overdue stretch [at, until),
@@ -148,4 +148,21 @@ export const analyticsFlow = pgTable(
     delta: integer('delta').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.stageId, t.day] })],
+);
+
+/**
+ * Tasks whose ledger rows may be stale, queued by the triggers of migration 0016 in the writing
+ * transaction and applied after it commits by `analytics_drain` (analytics.queue.ts). Writers only
+ * append: no unique key, no row two writers share, duplicates expected (the drain syncs each task
+ * once per batch). No foreign keys: a deleted task's rows must outlive it until the sync subtracts
+ * its ledger, and an organization's delete queues rows of the organization it deletes.
+ */
+export const analyticsDirty = pgTable(
+  'analytics_dirty',
+  {
+    id: id(),
+    organizationId: ref('organization_id').notNull(),
+    taskId: ref('task_id').notNull(),
+  },
+  (t) => [index('analytics_dirty_org_idx').on(t.organizationId, t.id)],
 );

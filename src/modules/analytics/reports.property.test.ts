@@ -3,13 +3,14 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
+import { expectRollupsRebuilt } from './analytics.fixtures.js';
 
 /**
  * Random boards built through HTTP (tasks created, moved within and between two projects, finished,
  * rejected, reopened, dated, assigned, archived, deleted, time recorded; one task then also placed in
  * the second project), their facts then backdated over March 2026, and every number of the reports
  * checked against a brute-force count over the rows — every drill-down against the set it counts —
- * and the rollups, kept by triggers through all of that, against the rollups rebuilt from scratch.
+ * and the rollups, kept by the queue's syncs through all of that, against the rollups rebuilt from scratch.
  */
 const t = useTestApp();
 const f = factories(t);
@@ -124,26 +125,6 @@ async function play(commands: Command[]) {
   return { ...b, stages, worker, second, tasks: alive };
 }
 
-/** Every nonzero rollup row of the organization, as text. */
-const rollups = async (org: number) =>
-  (await t.sql<{ row: string }>(sql`
-    select concat_ws(' ', 'c', project_id, assignee_id, user_id, stage_id, status, archived, tasks, plan_time::float8) as row from analytics_counts
-      where organization_id = ${org} and (tasks <> 0 or plan_time <> 0)
-    union all select concat_ws(' ', 'd', project_id, assignee_id, user_id, archived, day, created, finished, rejected, overdue, hours::float8) from analytics_days
-      where organization_id = ${org} and (created <> 0 or finished <> 0 or rejected <> 0 or overdue <> 0 or hours <> 0)
-    union all select concat_ws(' ', 'f', project_id, stage_id, day, delta) from analytics_flow where organization_id = ${org} and delta <> 0
-    order by 1`)).map((r) => r.row);
-
-/** The rollups as the triggers left them must equal the rollups rebuilt from the rows. */
-async function expectRollupsRebuilt(org: number) {
-  const kept = await rollups(org);
-  for (const table of ['analytics_counts', 'analytics_days', 'analytics_flow', 'analytics_facts']) {
-    await t.sql(sql`delete from ${sql.identifier(table)} where organization_id = ${org}`);
-  }
-  await t.sql(sql`select analytics_sync(array(select id from tasks where organization_id = ${org}))`);
-  expect(await rollups(org)).toEqual(kept);
-}
-
 /** Spreads each task's facts over March in their order: created, then its changes and stays, hours apart. */
 async function spreadOverMarch(tasks: number[], seed: number) {
   let s = seed;
@@ -224,7 +205,7 @@ describe('analytics against a brute-force count', () => {
             expect(count, `flow day ${i} column ${stageId}`).toBe(inside.length);
           }
         });
-        await expectRollupsRebuilt(w.owner.organizationId);
+        await expectRollupsRebuilt(t, w.owner.organizationId);
       }),
       { numRuns: Number(process.env.ANALYTICS_RUNS ?? 8), seed: Number(process.env.ANALYTICS_SEED ?? 20261125) },
     );
