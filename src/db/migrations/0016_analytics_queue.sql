@@ -73,7 +73,8 @@ DROP FUNCTION analytics_mark(text);
 -- null) and answers how many it took (0: nothing queued). The drains of an organization take turns
 -- under an advisory lock held to COMMIT: two syncs of one task at once would both subtract the same
 -- old ledger rows and both add their own (counted twice). The sync's statements begin after the
--- lock is granted, so under READ COMMITTED they see what every earlier drain committed.
+-- lock is granted, so under READ COMMITTED they see what every earlier drain committed. A drain
+-- commits without waiting for its WAL flush: one lost in a crash brings its queue rows back with it.
 CREATE FUNCTION analytics_drain(org bigint, batch integer) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   ids bigint[];
@@ -89,6 +90,7 @@ BEGIN
   END IF;
   IF org IS NULL THEN RETURN 0; END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended('analytics_drain', org));
+  PERFORM set_config('synchronous_commit', 'off', true);
   WITH gone AS (
     DELETE FROM analytics_dirty d
     WHERE d.id IN (SELECT q.id FROM analytics_dirty q WHERE q.organization_id = org ORDER BY q.id LIMIT batch)
