@@ -9,7 +9,8 @@ export const rollups = async (t: TestKit, org: number) =>
       where organization_id = ${org} and (tasks <> 0 or plan_time <> 0)
     union all select concat_ws(' ', 'd', project_id, assignee_id, user_id, archived, day, created, finished, rejected, overdue, hours::float8) from analytics_days
       where organization_id = ${org} and (created <> 0 or finished <> 0 or rejected <> 0 or overdue <> 0 or hours <> 0)
-    union all select concat_ws(' ', 'f', project_id, stage_id, day, delta) from analytics_flow where organization_id = ${org} and delta <> 0
+    union all select concat_ws(' ', 'f', project_id, stage_id, day, delta, stays_ended, stay_seconds::float8) from analytics_flow
+      where organization_id = ${org} and (delta <> 0 or stays_ended <> 0 or stay_seconds <> 0)
     order by 1`)).map((r) => r.row);
 
 /** The rollups as the syncs left them must equal the rollups rebuilt from the rows. */
