@@ -28,6 +28,9 @@ export async function startServer(env: Record<string, string>, options: { cpuPro
     env: {
       ...process.env,
       ...env,
+      // The caller's env names the database: a PGlite run of `--db both` must not inherit the
+      // DATABASE_URL given for its PostgreSQL part.
+      DATABASE_URL: env.DATABASE_URL ?? '',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',

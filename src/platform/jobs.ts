@@ -98,17 +98,17 @@ export async function stopJobs(app: FastifyInstance): Promise<void> {
 
 /**
  * For a queue worker: answers the function a transactional listener calls with the organizations
- * it queued work for; once their commit lands, `drain` runs at once instead of waiting for the
- * poll. Only this process's commits wake it: other instances' work is theirs (or the poll's).
+ * it queued work for; once their commit lands, `drain` runs at once (told those organizations)
+ * instead of waiting for the poll. Only this process's commits wake it: other instances' work is
+ * theirs (or the poll's).
  */
-export function wakeAfterCommit(app: FastifyInstance, name: string, drain: () => Promise<unknown>): (organizationIds: number[]) => void {
+export function wakeAfterCommit(app: FastifyInstance, name: string, drain: (organizationIds: number[]) => Promise<unknown>): (organizationIds: number[]) => void {
   const queued = new Set<number>();
   // Without jobs (tests, a web-only instance) nothing is drained in the background.
   if (app.config.jobsEnabled) {
     app.events.onCommitted((orgs) => {
-      let due = false;
-      for (const org of orgs) due = queued.delete(org) || due;
-      if (due) void drain().catch((err: unknown) => app.log.error({ err, job: name }, 'queue drain failed'));
+      const due = [...orgs].filter((org) => queued.delete(org));
+      if (due.length > 0) void drain(due).catch((err: unknown) => app.log.error({ err, job: name }, 'queue drain failed'));
     });
   }
   return (orgs) => orgs.forEach((org) => queued.add(org));

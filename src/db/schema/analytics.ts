@@ -52,13 +52,15 @@ export const taskStatusChanges = pgTable(
 /**
  * The report ledger: what each task contributes to the rollups below, one row per fact and per
  * project the task sits in (stays: per project of the stay). `analytics_sync(task ids)` (migration
- * 0013, called by triggers on every table a fact comes from) replaces a task's rows and adds the
- * difference to the rollups, so rollups equal the sum of the ledger after every statement.
+ * 0013) replaces a task's rows and adds the difference to the rollups, so rollups equal the sum of
+ * the ledger; it runs for the tasks queued in `analytics_dirty` once their writes have committed.
  * Kinds: 0 the task now (stage, status, plan hours), 1 created, 2 set to done, 3 set to rejected
- * (`prev_at`: the task's previous change to the same status; `until`: its creation, for lead time),
- * 4 an overdue stretch [at, until),
+ * (`prev_at`: the task's previous change to the same status; `until`: its creation, for lead time;
+ * on 2, `stage_id` is the project's first column when synced and `value` the days from first
+ * leaving it, for cycle time), 4 an overdue stretch [at, until),
  * 5 hours of a time record (`user_id` recorded them; `at` is the record's day), 6 a stay in a column
- * [at, until) (ended by leaving or archiving). Reports read the ledger only where a day's rollup is
+ * [at, until) (ended by leaving or archiving), 7 a stay that ended by leaving at `at` (`value`: its
+ * seconds). Reports read the ledger only where a day's rollup is
  * too coarse: the partial days at the edges of a range, repeats, drill-downs. No foreign keys: a
  * task's rows must outlive its delete until the sync subtracts them.
  */
@@ -138,7 +140,11 @@ export const analyticsDays = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.assigneeId, t.userId, t.archived, t.day] })],
 );
 
-/** Per column and UTC day: tasks that entered it minus those that left it or were archived (cumulative flow). */
+/**
+ * Per column and UTC day: tasks that entered it minus those that left it or were archived (cumulative
+ * flow), and the stays in it that ended that day by leaving, with their total length (average days
+ * in a column).
+ */
 export const analyticsFlow = pgTable(
   'analytics_flow',
   {
@@ -146,6 +152,25 @@ export const analyticsFlow = pgTable(
     stageId: ref('stage_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     delta: integer('delta').notNull(),
+    staysEnded: integer('stays_ended').notNull().default(0),
+    staySeconds: numeric('stay_seconds').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.stageId, t.day] })],
+);
+
+/**
+ * Tasks whose ledger rows may be stale, queued by the triggers of migration 0016 in the writing
+ * transaction and applied after it commits by `analytics_drain` (analytics.queue.ts). Writers only
+ * append: no unique key, no row two writers share, duplicates expected (the drain syncs each task
+ * once per batch). No foreign keys: a deleted task's rows must outlive it until the sync subtracts
+ * its ledger, and an organization's delete queues rows of the organization it deletes.
+ */
+export const analyticsDirty = pgTable(
+  'analytics_dirty',
+  {
+    id: id(),
+    organizationId: ref('organization_id').notNull(),
+    taskId: ref('task_id').notNull(),
+  },
+  (t) => [index('analytics_dirty_org_idx').on(t.organizationId, t.id)],
 );

@@ -6,6 +6,7 @@ import { pageOf, setPageHeaders } from '../../platform/http.js';
 import { TaskSchema } from '../tasks/tasks.schemas.js';
 import * as S from './analytics.schemas.js';
 import * as analytics from './analytics.service.js';
+import { registerAnalyticsQueue } from './analytics.queue.js';
 import { flowCsv, memberReportCsv, projectReportCsv, seriesCsv, spaceAnalyticsCsv, taskListCsv, taskReportCsv } from './analytics.presenter.js';
 import { RANGE_DEFINITION } from './analytics.range.js';
 
@@ -30,6 +31,8 @@ function answer<T>(request: FastifyRequest, reply: FastifyReply, report: T, csv:
 }
 
 export default async function analyticsRoutes(app: App): Promise<void> {
+  registerAnalyticsQueue(app);
+
   app.get(
     '/analytics/projects/:projectId/task-report',
     { schema: { tags, summary: 'Task report of a project (space editor)', description: TASK_REPORT, params: S.ProjectParams, querystring: S.RangeQuery, response: both(S.TaskReportSchema) } },

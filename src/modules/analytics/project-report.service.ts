@@ -3,53 +3,69 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import type { Scope } from './analytics.policy.js';
 import { judgedAt, type Range } from './analytics.range.js';
 import type { ProjectReportDto } from './analytics.schemas.js';
-import { factsIn, iso } from './rollup.sql.js';
+import { edgesOf, factsIn, iso, wholeDays, windowOf } from './rollup.sql.js';
 import { taskReportCtes, taskReportObject } from './task-report.service.js';
 
-/** Median and 85th percentile of a set of durations in days, null when the set is empty. */
-const spread = (days: SQL, from: SQL) => sql`(select case when count(*) = 0 then null else jsonb_build_object(
-    'median', round((percentile_cont(0.5) within group (order by ${days}))::numeric, 2)::float8,
-    'p85', round((percentile_cont(0.85) within group (order by ${days}))::numeric, 2)::float8) end ${from})`;
+/** `{median, p85}` from percentile_cont(array[0.5, 0.85]) over `n` durations in days, null when there are none. */
+const spread = (p: SQL, n: SQL) => sql`case when ${n} = 0 then null else jsonb_build_object(
+    'median', round((${p})[1]::numeric, 2)::float8, 'p85', round((${p})[2]::numeric, 2)::float8) end`;
 
 /**
  * A project's flow report: columns with their tasks now and the average stay of the stays that ended
  * in range; lead time (set to done − created) and cycle time (set to done − first move out of the
  * first column) over the tasks finished in range; throughput per week; and the TaskReport numbers.
- * The counts come from the rollups; the durations need each task finished in range, from the
- * ledger: its last change to done in range, its creation, and when it first left each column.
+ * Counts and stays come from the rollups (stays ended on the edge days from the ledger); the
+ * durations need each task finished in range, from the ledger's changes to done: the last one in
+ * range of each task, its creation, and its cycle time (kept on the row for the project's first
+ * column as it was when synced, else from when the task first left each column).
  */
 export async function projectReport(db: Queryable, s: Scope, projectId: number, r: Range): Promise<ProjectReportDto> {
   const weeks = (r.to.getTime() - r.from.getTime()) / (7 * 86_400_000);
+  const w = windowOf(r.from, r.to);
+  const edges = edgesOf(w);
   const rows = await queryRows<{ report: ProjectReportDto }>(
     db,
     sql`with ${taskReportCtes(s, r, false)},
       first_column as (select id from stages where project_id = ${projectId} order by "order", id limit 1),
+      -- Lead and cycle time of each change to done in range; the cycle from the row when its column is
+      -- still the first, else from when the task first left the one that is.
+      done as materialized (
+        select f.task_id, f.at, f.prev_at, date_part('epoch', f.at - f.until) / 86400 as lead,
+          case when f.stage_id = c.id then case when f.departures ? c.id::text then f.value end
+            else date_part('epoch', f.at - (f.departures ->> c.id::text)::timestamptz) / 86400 end as cycle
+        from analytics_facts f left join first_column c on true
+        where ${factsIn(s, false)} and f.kind = 2 and f.at >= ${iso(r.from)} and f.at < ${iso(r.to)}),
+      -- A task set to done more than once in range counts once, with its last change: a change whose
+      -- previous one to done was in range too marks the (few) tasks to collapse.
+      again as (select distinct task_id from done where prev_at >= ${iso(r.from)}),
       finished as (
-        select f.task_id, max(f.at) as at, min(f.until) as created_at, (array_agg(f.departures))[1] as departures from analytics_facts f
-        where ${factsIn(s, false)} and f.kind = 2 and f.at >= ${iso(r.from)} and f.at < ${iso(r.to)} group by f.task_id),
+        select d.lead, d.cycle from done d where not exists (select 1 from again a where a.task_id = d.task_id)
+        union all
+        select * from (select distinct on (d.task_id) d.lead, d.cycle from done d join again a on a.task_id = d.task_id order by d.task_id, d.at desc) last),
       durations as (
-        select extract(epoch from (fi.at - fi.created_at)) / 86400 as lead,
-          extract(epoch from (fi.at - (fi.departures ->> (select id::text from first_column))::timestamptz)) / 86400 as cycle
-        from finished fi),
+        select count(*) as n, count(cycle) as cycles, percentile_cont(array[0.5, 0.85]) within group (order by lead) as lead,
+          percentile_cont(array[0.5, 0.85]) within group (order by cycle) filter (where cycle is not null) as cycle
+        from finished),
       column_counts as (
         select r.stage_id, sum(r.tasks) as n from analytics_counts r
         where r.project_id = ${projectId} and r.assignee_id = 0 and r.user_id = 0 and not r.archived group by r.stage_id),
       column_stays as (
-        select st.stage_id, round((avg(extract(epoch from (st.left_at - st.entered_at)) / 86400))::numeric, 2)::float8 as days
-        from task_stage_stays st
-        where st.project_id = ${projectId} and st.left_at >= ${iso(r.from)} and st.left_at < ${iso(r.to)}
-        group by st.stage_id),
+        select k.stage_id, round((sum(k.seconds) / sum(k.n) / 86400)::numeric, 2)::float8 as days
+        from (
+          select r.stage_id, r.stays_ended as n, r.stay_seconds as seconds from analytics_flow r where r.project_id = ${projectId} and ${wholeDays(w)}
+          ${edges ? sql`union all select f.stage_id, 1, f.value::numeric from analytics_facts f where f.project_id = ${projectId} and f.kind = 7 and ${edges}` : sql``}) k
+        group by k.stage_id having sum(k.n) > 0),
       report as materialized (select ${taskReportObject} as o from (select 1) one left join per t on t.key = 0)
       select jsonb_build_object(
         'stages', coalesce((select jsonb_agg(jsonb_build_object('stageId', c.id, 'count', coalesce(cc.n, 0)::int, 'avgDaysInStage', cs.days)
             order by c."order", c.id)
           from stages c left join column_counts cc on cc.stage_id = c.id left join column_stays cs on cs.stage_id = c.id
           where c.project_id = ${projectId}), '[]'::jsonb),
-        'leadTimeDays', ${spread(sql`lead`, sql`from durations`)},
-        'cycleTimeDays', ${spread(sql`cycle`, sql`from durations where cycle is not null`)},
-        'throughput', round(((select count(*) from finished) / ${weeks}::float8)::numeric, 2)::float8,
+        'leadTimeDays', ${spread(sql`d.lead`, sql`d.n`)},
+        'cycleTimeDays', ${spread(sql`d.cycle`, sql`d.cycles`)},
+        'throughput', round((d.n / ${weeks}::float8)::numeric, 2)::float8,
         'overdue', o -> 'overdue', 'planTime', o -> 'planTime', 'factTime', o -> 'factTime', 'byAssignee', o -> 'byAssignee'
-      ) as report from report`,
+      ) as report from report, durations d`,
   );
   return rows[0]!.report;
 }

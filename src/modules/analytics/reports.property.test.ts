@@ -3,13 +3,14 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
+import { expectRollupsRebuilt } from './analytics.fixtures.js';
 
 /**
  * Random boards built through HTTP (tasks created, moved within and between two projects, finished,
  * rejected, reopened, dated, assigned, archived, deleted, time recorded; one task then also placed in
  * the second project), their facts then backdated over March 2026, and every number of the reports
  * checked against a brute-force count over the rows — every drill-down against the set it counts —
- * and the rollups, kept by triggers through all of that, against the rollups rebuilt from scratch.
+ * and the rollups, kept by the queue's syncs through all of that, against the rollups rebuilt from scratch.
  */
 const t = useTestApp();
 const f = factories(t);
@@ -89,6 +90,37 @@ function expected(rows: Rows, from: number, to: number, now: number) {
   };
 }
 
+/** percentile_cont of a set. */
+function percentile(values: number[], p: number): number {
+  const a = [...values].sort((x, y) => x - y);
+  const at = p * (a.length - 1);
+  const lo = Math.floor(at);
+  return a[lo]! + (a[Math.ceil(at)]! - a[lo]!) * (at - lo);
+}
+
+/** The project report's durations and stays, by the route description: stays of the project, its tasks' changes. */
+function expectedFlow(rows: Rows, from: number, to: number, firstColumn: number) {
+  const spread = (xs: number[]) => (xs.length === 0 ? null : { median: percentile(xs, 0.5), p85: percentile(xs, 0.85) });
+  const lead: number[] = [];
+  const cycle: number[] = [];
+  for (const task of rows.tasks.filter((x) => !x.archived)) {
+    const done = rows.changes.filter((c) => c.task === task.id && c.status === 1 && c.at >= from && c.at < to).sort((a, b) => a.at - b.at || a.id - b.id).at(-1);
+    if (!done) continue;
+    lead.push((done.at - task.created) / DAY);
+    const left = rows.stays.filter((s) => s.task === task.id && s.stage === firstColumn && s.left !== null).map((s) => s.left!);
+    if (left.length > 0) cycle.push((done.at - Math.min(...left)) / DAY);
+  }
+  const stays = (stage: number) => rows.stays.filter((s) => s.stage === stage && s.left !== null && s.left >= from && s.left < to).map((s) => (s.left! - s.entered) / DAY);
+  const avg = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+  return { lead: spread(lead), cycle: spread(cycle), finished: lead.length, avgDays: (stage: number) => avg(stays(stage)) };
+}
+
+/** A figure the report rounds to two decimals, against the exact one. */
+function expectRounded(got: number | null, exact: number | null, what: string) {
+  if (exact === null) return expect(got, what).toBeNull();
+  expect(Math.abs(got! - exact), `${what}: ${got} for ${exact}`).toBeLessThanOrEqual(0.005 + 1e-9);
+}
+
 async function play(commands: Command[]) {
   const b = await f.board(3);
   const { owner } = b;
@@ -122,26 +154,6 @@ async function play(commands: Command[]) {
       values (${owner.organizationId}, ${shared.id}, ${second.id}, ${away}, null, false) on conflict (task_id, project_id) do nothing`);
   }
   return { ...b, stages, worker, second, tasks: alive };
-}
-
-/** Every nonzero rollup row of the organization, as text. */
-const rollups = async (org: number) =>
-  (await t.sql<{ row: string }>(sql`
-    select concat_ws(' ', 'c', project_id, assignee_id, user_id, stage_id, status, archived, tasks, plan_time::float8) as row from analytics_counts
-      where organization_id = ${org} and (tasks <> 0 or plan_time <> 0)
-    union all select concat_ws(' ', 'd', project_id, assignee_id, user_id, archived, day, created, finished, rejected, overdue, hours::float8) from analytics_days
-      where organization_id = ${org} and (created <> 0 or finished <> 0 or rejected <> 0 or overdue <> 0 or hours <> 0)
-    union all select concat_ws(' ', 'f', project_id, stage_id, day, delta) from analytics_flow where organization_id = ${org} and delta <> 0
-    order by 1`)).map((r) => r.row);
-
-/** The rollups as the triggers left them must equal the rollups rebuilt from the rows. */
-async function expectRollupsRebuilt(org: number) {
-  const kept = await rollups(org);
-  for (const table of ['analytics_counts', 'analytics_days', 'analytics_flow', 'analytics_facts']) {
-    await t.sql(sql`delete from ${sql.identifier(table)} where organization_id = ${org}`);
-  }
-  await t.sql(sql`select analytics_sync(array(select id from tasks where organization_id = ${org}))`);
-  expect(await rollups(org)).toEqual(kept);
 }
 
 /** Spreads each task's facts over March in their order: created, then its changes and stays, hours apart. */
@@ -224,7 +236,15 @@ describe('analytics against a brute-force count', () => {
             expect(count, `flow day ${i} column ${stageId}`).toBe(inside.length);
           }
         });
-        await expectRollupsRebuilt(w.owner.organizationId);
+        const project = (await t.as(w.owner).get(`/analytics/projects/${w.project.id}/report?${range}`)).json();
+        const flowWant = expectedFlow(rows, from, to, w.stages[0]!);
+        for (const stage of project.stages as Array<{ stageId: number; avgDaysInStage: number | null }>) expectRounded(stage.avgDaysInStage, flowWant.avgDays(stage.stageId), `days in ${stage.stageId}`);
+        for (const [name, want] of [['leadTimeDays', flowWant.lead], ['cycleTimeDays', flowWant.cycle]] as const) {
+          if (want === null) expect(project[name], name).toBeNull();
+          else for (const p of ['median', 'p85'] as const) expectRounded(project[name]?.[p], want[p], `${name} ${p}`);
+        }
+        expectRounded(project.throughput, flowWant.finished / (days / 7), 'throughput');
+        await expectRollupsRebuilt(t, w.owner.organizationId);
       }),
       { numRuns: Number(process.env.ANALYTICS_RUNS ?? 8), seed: Number(process.env.ANALYTICS_SEED ?? 20261125) },
     );

@@ -63,6 +63,31 @@ describe('analytics reports', () => {
     expect((parse(csv.body.replace(/^\uFEFF/, ''), { relax_column_count: true }) as string[][])[1]).toEqual([String(w.todo), '2', '2']);
   });
 
+  it('measures cycle time from the column that is first when asked, after the columns are reordered', async () => {
+    const w = await world();
+    ok(await t.as(w.owner).patch(`/projects/${w.project.id}/stages/order`, { ids: [w.doing, w.todo, w.done] }));
+    const res = await t.as(w.owner).get(`/analytics/projects/${w.project.id}/report?${MARCH}`);
+    ok(res);
+    // a left Doing on 5 March and was done on 6 March.
+    expect(res.json()).toMatchObject({ leadTimeDays: { median: 5, p85: 5 }, cycleTimeDays: { median: 1, p85: 1 }, throughput: 0.5 });
+  });
+
+  it('counts a task finished twice in range once, by its last change, and stays that ended on partial days', async () => {
+    const w = await world();
+    ok(await t.as(w.owner).patch(`/tasks/${w.a}/status`, { status: 0 }));
+    ok(await t.as(w.owner).patch(`/tasks/${w.a}/status`, { status: 1 }));
+    const changes = await t.sql<{ id: number }>(sql`select id from task_status_changes where task_id = ${w.a} order by id`);
+    const times = ['2026-03-01T10:00:00Z', '2026-03-04T10:00:00Z', '2026-03-05T10:00:00Z', '2026-03-06T10:00:00Z'];
+    for (const [i, change] of changes.entries()) await t.sql(sql`update task_status_changes set at = ${times[i]}::timestamptz where id = ${change.id}`);
+    const report = async (range: string) => (await t.as(w.owner).get(`/analytics/projects/${w.project.id}/report?${range}`)).json();
+    expect(await report(MARCH)).toMatchObject({ leadTimeDays: { median: 5, p85: 5 }, cycleTimeDays: { median: 3, p85: 3 }, throughput: 0.5 });
+    // a left Todo at 10:00 on 3 March and Doing at 10:00 on 5 March, two days each: both on the edges of this range, none inside.
+    const edges = await report('dateFrom=2026-03-03T09:00:00Z&dateTo=2026-03-05T11:00:00Z');
+    expect(edges.stages.map((x: { avgDaysInStage: number | null }) => x.avgDaysInStage)).toEqual([2, 2, null]);
+    const missed = await report('dateFrom=2026-03-03T11:00:00Z&dateTo=2026-03-05T09:00:00Z');
+    expect(missed.stages.map((x: { avgDaysInStage: number | null }) => x.avgDaysInStage)).toEqual([null, null, null]);
+  });
+
   it('draws the cumulative flow from the moves, one point per day with zeros', async () => {
     const w = await world();
     const res = await t.as(w.owner).get(`/analytics/projects/${w.project.id}/flow?dateFrom=2026-03-01&dateTo=2026-03-07&interval=day`);

@@ -115,11 +115,12 @@ export const CATALOGUE: Record<string, Classification> = {
 
   events: { export: false, reason: 'derived', why: 'the change log, pruned and replayed to live clients only' },
   event_counters: { export: false, reason: 'derived', why: 'the change log’s counter' },
-  // Kept by triggers from the tasks and their history, which the import writes: rebuilt at its COMMIT.
+  // Kept from the tasks and their history, which the import writes: synced once at its end.
   analytics_facts: { export: false, reason: 'derived', why: 'the reports’ ledger, rebuilt from the imported tasks and history', rebuiltByTriggers: true },
   analytics_counts: { export: false, reason: 'derived', why: 'report rollups, rebuilt from the imported tasks', rebuiltByTriggers: true },
   analytics_days: { export: false, reason: 'derived', why: 'report rollups, rebuilt from the imported tasks', rebuiltByTriggers: true },
   analytics_flow: { export: false, reason: 'derived', why: 'report rollups, rebuilt from the imported history', rebuiltByTriggers: true },
+  analytics_dirty: { export: false, reason: 'job', why: 'tasks waiting for their report rollups; a load syncs its own tasks', rebuiltByTriggers: true },
   notifications: { export: false, reason: 'derived', why: 'inbox entries made from the change log' },
   webhook_deliveries: { export: false, reason: 'derived', why: 'delivery log of past events' },
   automation_runs: { export: false, reason: 'derived', why: 'run log of past triggers' },

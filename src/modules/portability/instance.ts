@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { withTransaction } from '../../db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import { pauseQueue, syncLoaded } from '../analytics/analytics.queue.js';
 import { walkArchive, type Manifest, type ReadLimits } from './archive.js';
 import { instancePlan, type TableInfo } from './catalogue.js';
 import { SCHEMA_VERSION, streamArchive, type Progress } from './export.js';
@@ -55,6 +56,7 @@ export async function restoreInstance(app: FastifyInstance, file: string): Promi
   await withTransaction(app.database.db, async ({ tx, onRollback }) => {
     // What the service wrote on its own at start (job timers, counters) makes way for the backup's rows.
     await tx.execute(sql`truncate ${sql.join(tables.map((t) => sql.identifier(t.name)), sql`, `)} cascade`);
+    await pauseQueue(tx);
     const later: { table: TableInfo; column: string; pairs: [number, number][] }[] = [];
     await walkArchive(createReadStream(file), FORMAT, LIMITS, {
       table: async (name, data) => {
@@ -82,6 +84,7 @@ export async function restoreInstance(app: FastifyInstance, file: string): Promi
     });
     for (const { table, column, pairs } of later) await setColumn(tx, table.name, column, pairs);
     for (const table of tables) if (table.columns.some((c) => c.name === 'id')) await resetSequence(tx, table.name);
+    await syncLoaded(tx, null);
   });
   return manifest;
 }

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import { claimQueued, registerJob } from '../../platform/jobs.js';
 import { createOrganization } from '../organizations/organizations.service.js';
+import { pauseQueue, syncLoaded } from '../analytics/analytics.queue.js';
 import { walkArchive } from './archive.js';
 import { exportPlan } from './catalogue.js';
 import { writeArchive, type Progress } from './export.js';
@@ -168,12 +169,14 @@ export async function runImport(app: FastifyInstance, claimed: PortabilityJobRow
     const licensing = { trialDays: app.config.trialDays, trialUsers: app.config.trialUsers };
     await writeAs(app, actor, app.log, async (ctx) => {
       const organizationId = await createOrganization(ctx.db, actor.userId, null, licensing);
+      await pauseQueue(ctx.db);
       const loader = new OrganizationLoader(ctx.db, tables, organizationId, { id: actor.userId, email: actor.email }, app.files, ctx.onRollback, (n) => progress.advance(n));
       await walkArchive(await app.files.open(job.archiveKey!), ORGANIZATION_FORMAT, archiveLimits(app.config), {
         table: (name, data) => loader.table(name, data),
         file: (name, size, body) => loader.file(name, size, body),
       });
       await loader.finish();
+      await syncLoaded(ctx.db, organizationId);
       await app.files.removeAfterCommit(ctx, [job.archiveKey!]);
       await update(
         ctx.db,

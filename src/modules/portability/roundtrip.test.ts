@@ -23,6 +23,11 @@ describe('organization export → import into a fresh instance → export', () =
     const job = await finishJob(target, importer, `/organization/imports/${res.json().id}`);
     expect(job).toMatchObject({ kind: 'import', status: 'succeeded', error: null });
     const orgId = job.importedOrganizationId as number;
+    // The import syncs its tasks' report ledger itself (its triggers queue nothing while it loads).
+    const [ledger] = await target.sql<{ queued: number; facts: number }>(sql`select
+      (select count(*)::int from analytics_dirty where organization_id = ${orgId}) as queued,
+      (select count(*)::int from analytics_facts where organization_id = ${orgId} and kind = 0) as facts`);
+    expect(ledger).toEqual({ queued: 0, facts: 4 });
     await target.as(importer).patch('/user/organizations/active', { organizationId: orgId });
     const second = await exportOrganization(target, { ...importer, organizationId: orgId });
     const after = await fingerprintArchive(second.archive);

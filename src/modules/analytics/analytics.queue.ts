@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../db/client.js';
+import { isRetryable, pgCode } from '../../db/tx.js';
+import { Drain, registerJob, wakeAfterCommit } from '../../platform/jobs.js';
+
+/**
+ * Keeping the rollups off the write path (migration 0016). A write's triggers append the ids of the
+ * tasks it touched to `analytics_dirty`; `analytics_drain` takes a batch of them, syncs those tasks
+ * and deletes the rows in one transaction, the organization's drains taking turns under an advisory
+ * lock. The queue is applied after the commits that fill it (this process's, a moment later), at
+ * start-up (what a crash left), every few seconds (other instances' and hand-made writes), and by
+ * every report for its organization before it reads, which keeps reports exact.
+ */
+
+export const ANALYTICS_DRAIN_JOB = 'analytics.drain';
+
+// Queue rows per round: a task's create queues about four, so a round syncs some 250 tasks and holds
+// the organization's lock for one statement of that size.
+const BATCH = 1000;
+// Commits arriving within this wait share one round (and its upserts of the same rollup rows).
+const DEBOUNCE_MS = 20;
+const POLL_MS = 10_000;
+// PGlite has no autovacuum: the queue's dead rows are vacuumed after this many were drained.
+const VACUUM_AFTER = 50_000;
+const MAX_ATTEMPTS = 4;
+
+/**
+ * One round: up to BATCH queued rows of the organization (of any, with null) applied; answers how
+ * many (0: none left). A round that lost a deadlock, or met a project deleted since its snapshot
+ * (its rollup insert then fails the foreign key), rolled back whole and is run again.
+ */
+async function drainRound(db: Queryable, organizationId: number | null): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [row] = await queryRows<{ n: number }>(db, sql`select analytics_drain(${organizationId}::bigint, ${BATCH}::int) as n`, { prepare: 'analytics-drain' });
+      return Number(row?.n ?? 0);
+    } catch (error) {
+      if (attempt < MAX_ATTEMPTS && (isRetryable(error) || pgCode(error) === '23503')) continue;
+      throw error;
+    }
+  }
+}
+
+/** Applies everything queued for the organization: a report reads after this, so it counts every committed write. */
+export async function drainOrganization(db: Queryable, organizationId: number): Promise<void> {
+  while ((await drainRound(db, organizationId)) > 0);
+}
+
+/**
+ * This process's background drainer: one pass at a time (a request during a pass makes it look
+ * again). A pass drains the organizations this process's commits woke, then, when a sweep was asked
+ * for (start-up, the poll), every organization with rows queued, oldest first.
+ */
+class QueueDrainer {
+  private readonly drain: Drain;
+  private readonly woken = new Set<number>();
+  private sweeping = false;
+  private timer: NodeJS.Timeout | null = null;
+  private drainedSinceVacuum = 0;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.drain = new Drain(
+      () => this.round(),
+      (err) => app.log.error({ err }, 'analytics queue drain failed'),
+    );
+  }
+
+  /** A drain of these organizations shortly, shared by every commit until it starts. */
+  wake(organizationIds: number[]): void {
+    for (const org of organizationIds) this.woken.add(org);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.drain.run();
+    }, DEBOUNCE_MS);
+  }
+
+  /** Drains every organization's queue; answers when the queue was found empty. */
+  sweep(): Promise<void> {
+    this.sweeping = true;
+    return this.drain.run();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.drain.stop();
+  }
+
+  private async round(): Promise<number> {
+    const db = this.app.database.db;
+    let n = 0;
+    for (const org of this.woken) {
+      n = await drainRound(db, org);
+      if (n > 0) break;
+      this.woken.delete(org);
+    }
+    if (n === 0 && this.sweeping) {
+      n = await drainRound(db, null);
+      this.sweeping = n > 0;
+    }
+    this.drainedSinceVacuum += n;
+    if (n === 0 && this.drainedSinceVacuum >= VACUUM_AFTER && this.app.database.kind === 'pglite') {
+      this.drainedSinceVacuum = 0;
+      await db.execute(sql`vacuum analytics_dirty`);
+    }
+    return n;
+  }
+}
+
+const drainers = new WeakMap<object, QueueDrainer>();
+
+/**
+ * Wires the drainer into the app: woken by this process's commits (any organization that recorded
+ * events may have queued tasks; an empty queue costs one indexed look-up), a sweep at start-up
+ * (what a crash left between a commit and its drain) and every POLL_MS (other instances' and
+ * hand-made writes). Without jobs (tests, a web-only instance) nothing drains in the background:
+ * reports still do.
+ */
+export function registerAnalyticsQueue(app: FastifyInstance): void {
+  const drainer = new QueueDrainer(app);
+  drainers.set(app.events, drainer);
+  registerJob(app, { name: ANALYTICS_DRAIN_JOB, intervalMs: POLL_MS, exclusive: false, run: () => drainer.sweep() });
+  app.addHook('preClose', async () => drainer.stop());
+  if (!app.config.jobsEnabled) return;
+  const queued = wakeAfterCommit(app, ANALYTICS_DRAIN_JOB, async (orgs) => drainer.wake(orgs));
+  app.events.addListener(async (_db, events) => queued(events.map((e) => e.organizationId)));
+  // Not awaited: a long backlog must not hold up listening.
+  app.addHook('onReady', async () => void drainer.sweep());
+}
+
+/** A sweep by the app's drainer (tests: joins the start-up sweep and answers once it has ended). */
+export function sweepQueue(app: FastifyInstance): Promise<void> {
+  const drainer = drainers.get(app.events);
+  if (!drainer) throw new Error('the analytics queue is not registered');
+  return drainer.sweep();
+}
+
+/**
+ * For a bulk load in one transaction (an organization import, a restore): the triggers queue nothing
+ * until `syncLoaded`, which syncs the loaded tasks once, in the same transaction, so the reports
+ * are ready when it commits; otherwise every row loaded would be queued and the first report after
+ * it would wait for the drain. Only for tasks no one else can see yet: these syncs take no lock.
+ */
+export async function pauseQueue(db: Queryable): Promise<void> {
+  await db.execute(sql`select set_config('workboard.analytics_sync', 'off', true)`);
+}
+
+/** Ends `pauseQueue` and syncs the tasks of the organization (of every one, with null). */
+export async function syncLoaded(db: Queryable, organizationId: number | null): Promise<void> {
+  await db.execute(sql`select set_config('workboard.analytics_sync', 'on', true)`);
+  const tasks = organizationId === null ? sql`select id from tasks` : sql`select id from tasks where organization_id = ${organizationId}`;
+  await db.execute(sql`select analytics_sync(array(${tasks}))`);
+}

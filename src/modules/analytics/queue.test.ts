@@ -1,0 +1,101 @@
+import { describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../app.js';
+import { useTestApp, type TestUser } from '../../test/app.js';
+import { factories } from '../../test/factories.js';
+import { expectRollupsRebuilt } from './analytics.fixtures.js';
+import { drainOrganization } from './analytics.queue.js';
+
+/**
+ * The rollups are applied from the queue after the writes commit (migration 0016): writes leave
+ * the rollup rows alone, drains of one organization running at once still sum to a rebuild, a
+ * queue left by a crash is applied at start-up, and a report counts a write made just before it.
+ * Test apps run no jobs, so nothing drains here unless a test asks.
+ */
+const t = useTestApp();
+const f = factories(t);
+
+const queued = async (org: number) => Number((await t.sql<{ n: number }>(sql`select count(*)::int as n from analytics_dirty where organization_id = ${org}`))[0]!.n);
+const ledger = async (org: number) => Number((await t.sql<{ n: number }>(sql`select count(*)::int as n from analytics_facts where organization_id = ${org}`))[0]!.n);
+
+/** A board with tasks created, moved, finished, timed and deleted: a queue with duplicates and a deleted task in it. */
+async function busyBoard() {
+  const b = await f.board(3);
+  const stages = b.stages.map((s) => s.id as number);
+  const tasks: number[] = [];
+  for (let i = 0; i < 6; i++) tasks.push((await f.task(b.owner, stages[i % 3]!, { name: `t${i}`, responsibleUserId: [b.owner.id] })).id as number);
+  await work(b.owner, stages, tasks);
+  const org = b.owner.organizationId;
+  expect(await queued(org)).toBeGreaterThan(20);
+  expect(await ledger(org)).toBe(0);
+  return { ...b, org, stages, tasks };
+}
+
+/** Drains in batches of three queued rows until a drain finds none: drains that interleave. */
+async function drainInSmallBatches(org: number) {
+  while (Number((await t.sql<{ n: number }>(sql`select analytics_drain(${org}::bigint, 3) as n`))[0]!.n) > 0);
+}
+
+async function work(owner: TestUser, stages: number[], tasks: number[]) {
+  for (const [i, task] of tasks.entries()) {
+    await t.as(owner).post('/tasks/move', { taskIds: [task], stageId: stages[(i + 1) % stages.length] });
+    if (i % 2 === 0) await t.as(owner).patch(`/tasks/${task}/status`, { status: 1 });
+    if (i % 3 === 0) await t.as(owner).post('/time-records', { taskId: task, hours: 2, date: '2026-03-03' });
+  }
+  await t.as(owner).delete(`/tasks/${tasks.at(-1)}`);
+}
+
+describe('the analytics queue', () => {
+  it('leaves the rollups to the drain: a write queues its tasks, a report right after counts it', async () => {
+    const b = await f.board(2);
+    const org = b.owner.organizationId;
+    await t.as(b.owner).get(`/analytics/projects/${b.project.id}/task-report`);
+    const task = (await f.task(b.owner, b.stages[0]!.id as number, { name: 'fresh' })).id as number;
+    expect(await queued(org)).toBeGreaterThan(0);
+    expect((await t.sql(sql`select 1 from analytics_facts where task_id = ${task}`)).length).toBe(0);
+    const report = (await t.as(b.owner).get(`/analytics/projects/${b.project.id}/task-report`)).json();
+    expect(report.total).toBe(1);
+    expect(await queued(org)).toBe(0);
+  });
+
+  it('runs one drain of an organization at a time: the second waits, then takes what is left', async () => {
+    const { org } = await busyBoard();
+    // The first drain takes the three oldest rows and stays open; the second, meanwhile, must neither
+    // sync those tasks on top of it nor stop early (its batch would be the rows the first one holds).
+    let second: Promise<void> | null = null;
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select analytics_drain(${org}::bigint, 3)`);
+      second = drainInSmallBatches(org);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await second;
+    expect(await queued(org)).toBe(0);
+    await expectRollupsRebuilt(t, org);
+  });
+
+  it('sums to a rebuild when several drains of one organization run at once, writes going on', async () => {
+    const b = await busyBoard();
+    const org = b.org;
+    const drains = Array.from({ length: 5 }, () => drainInSmallBatches(org));
+    await Promise.all([...drains, work(b.owner, b.stages, b.tasks.slice(0, 3))]);
+    await drainOrganization(t.database.db, org);
+    expect(await queued(org)).toBe(0);
+    expect(await ledger(org)).toBeGreaterThan(0);
+    await expectRollupsRebuilt(t, org);
+  });
+
+  it('applies at start-up what a crash left queued between a commit and its drain', async () => {
+    const b = await busyBoard();
+    const org = b.org;
+    // Another instance starts on the same database with jobs: its start-up sweep, not a poll (10 s) or a commit, applies the queue.
+    const other = await buildApp({ ...t.config, logLevel: 'silent', jobsEnabled: true }, { database: t.database });
+    try {
+      await vi.waitFor(async () => expect(await queued(org)).toBe(0), { timeout: 8000, interval: 100 });
+    } finally {
+      await other.close();
+    }
+    const [counts] = await t.sql<{ n: number }>(sql`select sum(tasks)::int as n from analytics_counts where organization_id = ${org} and assignee_id = 0 and user_id = 0`);
+    expect(counts!.n).toBe(b.tasks.length - 1);
+    await expectRollupsRebuilt(t, org);
+  });
+});
