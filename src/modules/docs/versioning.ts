@@ -8,8 +8,6 @@ import { ifMatchAdmits } from '../../platform/content-etag.js';
 /** Consecutive writes by one author within this window become one history entry. */
 export const VERSION_MERGE_WINDOW_MS = 5 * 60_000;
 
-export { ifMatchAdmits };
-
 export function requireFresh(header: string | undefined, version: number): void {
   if (!ifMatchAdmits(header, version)) {
     throw new AppError('STALE_VERSION', `the document changed since it was read (current version ${version}); read it again and retry`);

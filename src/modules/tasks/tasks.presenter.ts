@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
+import { denseOrderOf } from './board/ranks.js';
 
 /**
  * The board read path. Everything a task form needs for any number of tasks comes from ONE
@@ -63,9 +64,7 @@ const stageJson = (order: SQL) =>
   sql`json_agg(json_build_object('stageId', ts.stage_id, 'order', ${order}, 'pinned', ts.pinned, 'projectId', ts.project_id)
                order by ts.pinned desc, ts.project_id)`;
 
-const stagesOfOne = sql`(select ${stageJson(sql`case when ts."order" is null then null else
-          (select count(*) from task_stages o where o.stage_id = ts.stage_id and o."order" < ts."order")
-          + (select count(*) from task_stages o where o.stage_id = ts.stage_id and o."order" = ts."order" and o.task_id < ts.task_id) end`)}
+const stagesOfOne = sql`(select ${stageJson(sql`case when ts."order" is null then null else ${denseOrderOf('ts')} end`)}
        from task_stages ts where ts.task_id = t.id)`;
 
 const denseStagesOf = (taskIds: number[]) =>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { meQuery, organizationQuery, spacesQuery } from '../api/queries';
+import { meQuery, organizationQuery } from '../api/queries';
 import { useMembers } from '../common/useMembers';
+import { SpaceSelect } from '../common/SpaceSelect';
 import { CsvLink, csvUrl } from './CsvLink';
 import { Head, hours } from './Numbers';
 import { membersReportQuery } from './queries';
@@ -16,24 +17,13 @@ import './analytics.css';
 /** The organization's member report, for its admins. */
 function MembersReport({ range }: { range: Range }) {
   const [spaceId, setSpaceId] = useState<number | null>(null);
-  const { data: spaces = [] } = useQuery(spacesQuery);
   const members = useMembers();
   const { data: rows, error } = useQuery({ ...membersReportQuery(range, spaceId), enabled: !rangeProblem(range) });
   return (
     <section className="section" aria-labelledby="members-report">
       <h2 id="members-report">Members</h2>
       <p className="row">
-        <label>
-          Space{' '}
-          <select value={spaceId ?? ''} onChange={(e) => setSpaceId(e.target.value ? Number(e.target.value) : null)}>
-            <option value="">All spaces</option>
-            {spaces.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SpaceSelect value={spaceId} onChange={setSpaceId} />
         <CsvLink href={csvUrl('/analytics/members', range, spaceId ? { spaceId } : {})} label="Members as CSV" />
       </p>
       {error && <p className="notice error" role="alert">{error.message}</p>}

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useQuery, type InfiniteData, type UseInfiniteQueryResult } from '@tanstack/react-query';
-import { projectsQuery, spacesQuery } from '../api/queries';
+import { projectsQuery } from '../api/queries';
 import { STATUS } from '../board/Card';
 import { LoadMore } from '../common/LoadMore';
+import { SpaceSelect } from '../common/SpaceSelect';
 import { itemsOf, totalOf, type Page } from '../common/paging';
 import { filterOf, homeOf, paramsOf, reglamentSearchQuery, taskPath, taskSearchQuery, type SearchFilter } from './model';
 import { ReglamentView } from './ReglamentView';
@@ -11,20 +12,9 @@ import '../common/page.css';
 import './search.css';
 
 function Filters({ filter, onChange }: { filter: SearchFilter; onChange: (f: SearchFilter) => void }) {
-  const { data: spaces = [] } = useQuery(spacesQuery);
   return (
     <div className="search-filters">
-      <label>
-        Space
-        <select value={filter.spaceId ?? ''} onChange={(e) => onChange({ ...filter, spaceId: e.target.value ? Number(e.target.value) : null })}>
-          <option value="">All spaces</option>
-          {spaces.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SpaceSelect value={filter.spaceId} onChange={(spaceId) => onChange({ ...filter, spaceId })} />
       <label>
         <input type="checkbox" checked={filter.archived} onChange={(e) => onChange({ ...filter, archived: e.target.checked })} /> Archived tasks
       </label>

@@ -34,8 +34,8 @@ export interface LockedColumn {
   tasksLimit: number;
 }
 
-/** Locks the columns' rows (after the tasks') and answers them by id. */
-export async function lockColumns(db: Queryable, organizationId: number, stageIds: number[]): Promise<Map<number, LockedColumn>> {
+/** The columns' rows by id, locked (after the tasks') for the rest of the transaction when asked. */
+async function readColumns(db: Queryable, organizationId: number, stageIds: number[], lock: boolean): Promise<Map<number, LockedColumn>> {
   const ids = [...new Set(stageIds)].sort((a, b) => a - b);
   if (ids.length === 0) return new Map();
   const rows = await queryRows<LockedColumn>(
@@ -43,10 +43,13 @@ export async function lockColumns(db: Queryable, organizationId: number, stageId
     sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
         from stages s join projects p on p.id = s.project_id
         where s.id = any(${idArray(ids)}) and s.organization_id = ${organizationId}
-        order by s.id for no key update of s`,
+        ${lock ? sql`order by s.id for no key update of s` : sql``}`,
   );
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) }]));
 }
+
+/** Locks the columns' rows (after the tasks') and answers them by id. */
+export const lockColumns = (db: Queryable, organizationId: number, stageIds: number[]) => readColumns(db, organizationId, stageIds, true);
 
 /**
  * The columns' rows by id, locked only where a WIP limit makes the count of their tasks matter (the
@@ -54,19 +57,10 @@ export async function lockColumns(db: Queryable, organizationId: number, stageId
  * of an unlimited column do not queue behind each other.
  */
 export async function columnsFor(db: Queryable, organizationId: number, stageIds: number[]): Promise<Map<number, LockedColumn>> {
-  const ids = [...new Set(stageIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return new Map();
-  const rows = await queryRows<LockedColumn>(
-    db,
-    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
-        from stages s join projects p on p.id = s.project_id
-        where s.id = any(${idArray(ids)}) and s.organization_id = ${organizationId}`,
-  );
-  const columns = new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), projectId: Number(r.projectId), spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) }]));
+  const columns = await readColumns(db, organizationId, stageIds, false);
   const limited = [...columns.values()].filter((c) => c.tasksLimit > 0).map((c) => c.id);
   if (limited.length > 0) {
-    const locked = await lockColumns(db, organizationId, limited);
-    for (const [id, column] of locked) columns.set(id, column);
+    for (const [id, column] of await lockColumns(db, organizationId, limited)) columns.set(id, column);
   }
   return columns;
 }

@@ -116,13 +116,22 @@ async function renumberPlacing(db: Queryable, stageId: number, taskIds: number[]
   );
 }
 
-/** A task's dense position in a column (the number of tasks before it), as the API shows it. */
+/**
+ * The dense position (0..n-1) of placement `ts` in its column: the tasks before it by rank, then
+ * task id, counted on the (stage_id, order) index. What the API shows as a placement's `order`.
+ */
+export const denseOrderOf = (ts: string) => {
+  const t = sql.raw(ts);
+  return sql`(select count(*) from task_stages o where o.stage_id = ${t}.stage_id and o."order" < ${t}."order")
+    + (select count(*) from task_stages o where o.stage_id = ${t}.stage_id and o."order" = ${t}."order" and o.task_id < ${t}.task_id)`;
+};
+
+/** A task's dense position in a column, as the API shows it; null when it has none there. */
 export async function densePosition(db: Queryable, stageId: number, taskId: number): Promise<number | null> {
-  const [row] = await queryRows<{ n: number | null }>(
+  const [row] = await queryRows<{ n: number }>(
     db,
-    sql`select (select count(*)::int from task_stages o where o.stage_id = ts.stage_id and o."order" is not null
-                  and (o."order", o.task_id) < (ts."order", ts.task_id)) as n
-        from task_stages ts where ts.stage_id = ${stageId} and ts.task_id = ${taskId} and ts."order" is not null`,
+    sql`select ${denseOrderOf('ts')} as n from task_stages ts
+        where ts.stage_id = ${stageId} and ts.task_id = ${taskId} and ts."order" is not null`,
   );
   return row ? Number(row.n) : null;
 }
