@@ -32,22 +32,35 @@ export async function spaceRoleOf(db: Queryable, actor: Actor, spaceId: number):
 }
 
 /**
+ * SQL: the caller's best space-role rank (1 reader … 4 admin, null or 0 = none) over the spaces
+ * project `p` lives in (its home space and spaces it is linked into), for statements that load a
+ * resource and authorize it at once. Read it back with roleOfRank.
+ */
+export const projectRankSql = (actor: Actor, p: string = 'p') => {
+  const t = sql.raw(p);
+  return sql`(select max(${rankOf(sql`sm.role`)}) from space_members sm
+              where sm.user_id = ${actor.userId}
+                and (sm.space_id = ${t}.space_id or sm.space_id in (select ps.space_id from project_spaces ps where ps.project_id = ${t}.id)))`;
+};
+
+/** The role a rank of projectRankSql stands for, on a resource the caller's organization holds. */
+export function roleOfRank(actor: Actor, rank: number | string | null): SpaceRole | null {
+  if (orgWide(actor)) return 'admin';
+  const n = Number(rank ?? 0);
+  return n > 0 ? BY_RANK[n]! : null;
+}
+
+/**
  * The best role over the spaces a project lives in (its home space and spaces it is linked into).
  * Null when the project is not in the caller's organization or the caller is in none of them.
  */
 export async function projectRoleOf(db: Queryable, actor: Actor, projectId: number): Promise<SpaceRole | null> {
   const rows = await queryRows<{ rank: number | null }>(
     db,
-    sql`select (select max(${rankOf(sql`sm.role`)}) from space_members sm
-                where sm.user_id = ${actor.userId}
-                  and (sm.space_id = p.space_id or sm.space_id in (select ps.space_id from project_spaces ps where ps.project_id = p.id))) as rank
-        from projects p where p.id = ${projectId} and p.organization_id = ${actor.organizationId}`,
+    sql`select ${projectRankSql(actor)} as rank from projects p where p.id = ${projectId} and p.organization_id = ${actor.organizationId}`,
     { prepare: 'project-role' },
   );
-  if (rows.length === 0) return null;
-  if (orgWide(actor)) return 'admin';
-  const rank = Number(rows[0]!.rank ?? 0);
-  return rank > 0 ? BY_RANK[rank]! : null;
+  return rows.length === 0 ? null : roleOfRank(actor, rows[0]!.rank);
 }
 
 /** The best role over every space holding one of the task's projects. */

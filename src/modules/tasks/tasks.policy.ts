@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
-import { projectRoleOf, requireRole, spaceRoleOf, type SpaceRole } from '../../platform/access.js';
+import { projectRankSql, projectRoleOf, requireRole, roleOfRank, spaceRoleOf, type SpaceRole } from '../../platform/access.js';
 import { AppError, notFound } from '../../platform/errors.js';
 
 /**
@@ -141,15 +141,18 @@ export interface ColumnAccess {
 
 /** Creating in, moving to or restoring into a column is decided on the column's project. */
 export async function authorizeColumn(db: Queryable, actor: Actor, stageId: number, action: 'create' | 'move'): Promise<ColumnAccess> {
-  const [column] = await queryRows<ColumnAccess>(
+  // The column and the caller's rank on its project in one statement: this is every write's first.
+  const [column] = await queryRows<ColumnAccess & { rank: number | null }>(
     db,
-    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
+    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit",
+          ${projectRankSql(actor)} as rank
         from stages s join projects p on p.id = s.project_id and p.deleted_at is null
         where s.id = ${stageId} and s.organization_id = ${actor.organizationId}`,
+    { prepare: 'column-access' },
   );
   if (!column) throw notFound('stage');
-  requireRole(await projectRoleOf(db, actor, Number(column.projectId)), RULES[action], 'stage');
-  return { ...column, id: Number(column.id), projectId: Number(column.projectId), spaceId: Number(column.spaceId), tasksLimit: Number(column.tasksLimit) };
+  requireRole(roleOfRank(actor, column.rank), RULES[action], 'stage');
+  return { id: Number(column.id), name: column.name, projectId: Number(column.projectId), projectName: column.projectName, spaceId: Number(column.spaceId), tasksLimit: Number(column.tasksLimit) };
 }
 
 /** Reading a project's task lists: S:reader on it, and the project is not in the trash. */

@@ -3,8 +3,9 @@ import { idArray, queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
-import { columnsFor, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
-import { HISTORY, recordForTasks, recordHistory } from './history/history.service.js';
+import { lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
+import { appendedRankSql } from './board/ranks.js';
+import { HISTORY, historyInsertFor, historyRecorded, recordForTasks, recordHistory, type HistoryRow } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
@@ -40,34 +41,35 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const assignees = [...new Set(raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : [raw])];
   await requireAssignable(db, actor, column.projectId, assignees, 'responsibleUserId');
 
-  const [row] = await queryRows<{ id: number }>(
+  const name = input.name.trim();
+  const appended = input.order === undefined && column.tasksLimit <= 0;
+  // The task, its placement, assignees and history record in one statement. Appended to a column
+  // without a WIP limit (the commonest create), the placement takes its rank right here.
+  const [row] = await queryRows<HistoryRow & { rank: number | null }>(
     db,
-    sql`insert into tasks (organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,
-          date_begin_without_time, date_end_without_time, importance)
-        values (${actor.organizationId}, ${column.spaceId}, ${column.projectId}, ${input.name.trim()}, ${input.description ?? null}, ${actor.userId},
-          ${normalizeColor(input.color)}, ${input.dateBegin ?? null}, ${input.dateEnd ?? null}, ${input.dateBeginWithoutTime ?? null},
-          ${input.dateEndWithoutTime ?? null}, ${input.importance ?? -1})
-        returning id`,
+    sql`with t as (
+          insert into tasks (organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,
+            date_begin_without_time, date_end_without_time, importance)
+          values (${actor.organizationId}, ${column.spaceId}, ${column.projectId}, ${name}, ${input.description ?? null}, ${actor.userId},
+            ${normalizeColor(input.color)}, ${input.dateBegin ?? null}, ${input.dateEnd ?? null}, ${input.dateBeginWithoutTime ?? null},
+            ${input.dateEndWithoutTime ?? null}, ${input.importance ?? -1})
+          returning id),
+        s as (
+          insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
+          select ${actor.organizationId}, t.id, ${column.projectId}, ${column.id}, ${appended ? appendedRankSql(column.id) : sql`null::int`}, true from t
+          returning "order"),
+        a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
+        h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
+        select h.*, (select "order" from s) as rank from h`,
   );
-  const taskId = Number(row!.id);
-  await db.execute(
-    sql`insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
-        values (${actor.organizationId}, ${taskId}, ${column.projectId}, ${column.id}, null, true)`,
-  );
-  if (assignees.length > 0) {
-    await db.execute(
-      sql`insert into task_assignees (organization_id, task_id, user_id)
-          select ${actor.organizationId}, ${taskId}, u from unnest(${idArray(assignees)}) as u`,
-    );
+  const taskId = Number(row!.taskId);
+  const [history] = historyRecorded(db, actor, [row!]);
+  if (row!.rank === null) {
+    // A WIP-limited column's lock (which serializes its writers until COMMIT) is taken only now, for
+    // the limit: a refused limit rolls the rows above back. The position needs no lock (ranks.ts).
+    if (column.tasksLimit > 0) await requireRoom(db, (await lockColumns(db, actor.organizationId, [column.id])).get(column.id)!, 1);
+    await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
   }
-  const [history] = await recordHistory(db, actor, [
-    { taskId, type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: input.name.trim() },
-  ]);
-  // A WIP-limited column's lock (which serializes its writers until COMMIT) is taken only now, for
-  // the limit: a refused limit rolls the rows above back. The position needs no lock (ranks.ts).
-  const locked = await columnsFor(db, actor.organizationId, [column.id]);
-  await requireRoom(db, locked.get(column.id)!, 1);
-  await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
   const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
   shareTaskRecords(db, [record!]);
   return { task: presentTask(record!), history: history! };

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 
 /**
@@ -60,6 +60,15 @@ async function append(db: Queryable, stageId: number, taskIds: number[]): Promis
   );
   return placed.length === taskIds.length;
 }
+
+/**
+ * SQL: a rank after the column's highest, drawn within one gap as append() does, for a statement
+ * that inserts a task's placement itself; null when it would leave the integer range (then place
+ * the row, inserted without a rank, with placeByRank).
+ */
+export const appendedRankSql = (stageId: number): SQL =>
+  sql`(select case when m.top::bigint + ${RANK_GAP} <= ${MAX_RANK} then m.top + 1 + floor(random() * ${RANK_GAP - 1})::int end
+       from (select coalesce(max("order"), ${-RANK_GAP}::int) as top from task_stages where stage_id = ${stageId} and "order" is not null) m)`;
 
 /**
  * k ranks strictly between the neighbours, or null when there is no room for them. Each is drawn at

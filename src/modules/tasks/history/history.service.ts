@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../../db/client.js';
 import type { Actor } from '../../../platform/auth.js';
 import { iso } from '../../../platform/http.js';
@@ -37,7 +37,7 @@ export interface HistoryEntry {
   taskName: string;
 }
 
-interface HistoryRow {
+export interface HistoryRow {
   id: number;
   updateDate: Date | string;
   taskId: number;
@@ -63,26 +63,45 @@ export const presentHistory = (r: HistoryRow): HistoryDto => ({
   taskName: r.taskName,
 });
 
+// A rule acts as the system: no user, and the sentence names the rule.
+const stateBy = (actor: Actor, state: string): string => (actor.automation ? `${state} (automation rule "${actor.automation.ruleName}")` : state);
+const RETURNING = sql`returning id, update_date as "updateDate", task_id as "taskId", user_id as "userId", state, type,
+          project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`;
+
 /**
  * Writes history rows with one statement, in the caller's transaction (so a change and its record
  * commit or roll back together), and answers them in the order given. One entry per task per call.
  */
 export async function recordHistory(db: Queryable, actor: Actor, entries: HistoryEntry[]): Promise<HistoryDto[]> {
   if (entries.length === 0) return [];
-  // A rule acts as the system: no user, and the sentence names the rule.
   const rule = actor.automation;
   const rows = await queryRows<HistoryRow>(
     db,
     sql`insert into task_history (organization_id, task_id, user_id, automation_rule_id, type, state, project_name, task_name)
         select ${actor.organizationId}, e.task_id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, e.type, e.state, e.project_name, e.task_name
-        from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: rule ? `${e.state} (automation rule "${rule.ruleName}")` : e.state, project_name: e.projectName, task_name: e.taskName })))}::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: stateBy(actor, e.state), project_name: e.projectName, task_name: e.taskName })))}::jsonb)
           as e(task_id bigint, type smallint, state text, project_name text, task_name text)
-        returning id, update_date as "updateDate", task_id as "taskId", user_id as "userId", state, type,
-          project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`,
+        ${RETURNING}`,
   );
   const byTask = new Map(rows.map((r) => [Number(r.taskId), r]));
-  const history = entries.map((e) => presentHistory(byTask.get(e.taskId)!));
-  // Every task change writes one history record, so this is where its event is emitted.
+  return historyRecorded(db, actor, entries.map((e) => byTask.get(e.taskId)!));
+}
+
+/**
+ * The insert of one history record for a task whose id the statement's CTE `from` holds (`id`), for a
+ * use case that writes the task and its record in one statement; hand the returned row to historyRecorded.
+ */
+export function historyInsertFor(actor: Actor, from: string, entry: Omit<HistoryEntry, 'taskId'>): SQL {
+  const rule = actor.automation;
+  return sql`insert into task_history (organization_id, task_id, user_id, automation_rule_id, type, state, project_name, task_name)
+        select ${actor.organizationId}, f.id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, ${entry.type}::smallint,
+          ${stateBy(actor, entry.state)}, ${entry.projectName}, ${entry.taskName} from ${sql.raw(from)} f
+        ${RETURNING}`;
+}
+
+/** Presents written history rows and emits their events: every task change writes one, so this is where it is announced. */
+export function historyRecorded(db: Queryable, actor: Actor, rows: HistoryRow[]): HistoryDto[] {
+  const history = rows.map(presentHistory);
   emitTaskHistory(db, actor.organizationId, history);
   return history;
 }
