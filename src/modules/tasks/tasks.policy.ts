@@ -42,7 +42,7 @@ export interface TaskAccess {
  * counts only through projects that are not soft-deleted: a task whose projects are all in the
  * trash does not exist for anyone (404).
  */
-export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[]): Promise<Map<number, TaskAccess>> {
+export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[], lock = false): Promise<Map<number, TaskAccess>> {
   if (taskIds.length === 0) return new Map();
   const orgWide = actor.orgRole === 'owner' || actor.orgRole === 'admin';
   const rows = await queryRows<{ id: number; name: string; creatorId: number | null; archived: boolean; spaceId: number; projectId: number; rank: number | null }>(
@@ -63,8 +63,9 @@ export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[
                        union select ps.space_id from live l join project_spaces ps on ps.project_id = l.project_id where l.task_id = t.id))`
           } as rank
         from tasks t
-        where t.id in (select task_id from live) and t.organization_id = ${actor.organizationId}`,
-    { prepare: 'task-access' },
+        where t.id in (select task_id from live) and t.organization_id = ${actor.organizationId}
+        ${lock ? sql`order by t.id for no key update of t` : sql``}`,
+    { prepare: lock ? 'task-access-lock' : 'task-access' },
   );
   return new Map(
     rows.map((r) => [
@@ -112,10 +113,11 @@ export function requireTaskRead(rank: number | null | undefined): void {
 
 /**
  * Authorizes one action on several tasks with one query: 404 if any is not visible (before any
- * 403), then 403 if the role on any is below the action's.
+ * 403), then 403 if the role on any is below the action's. With `lock`, the same statement locks
+ * the tasks' rows (by id, as lockTasks does) for the rest of the transaction.
  */
-export async function authorizeTasks(db: Queryable, actor: Actor, taskIds: number[], action: TaskAction): Promise<TaskAccess[]> {
-  const access = await taskAccessOf(db, actor, taskIds);
+export async function authorizeTasks(db: Queryable, actor: Actor, taskIds: number[], action: TaskAction, options: { lock?: boolean } = {}): Promise<TaskAccess[]> {
+  const access = await taskAccessOf(db, actor, taskIds, options.lock);
   const tasks = taskIds.map((id) => {
     const task = access.get(id);
     if (!task || task.role === null) throw notFound(`task ${id}`);

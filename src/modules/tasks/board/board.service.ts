@@ -6,7 +6,7 @@ import type { HistoryDto } from '../history/history.schemas.js';
 import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.js';
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
-import { columnsFor, loadPlacements, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
+import { columnsFor, loadPlacements, lockLimited, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
 import { idArray } from '../../../db/client.js';
 import { emitTaskLeft, shareTaskRecords, type TaskDeparture } from '../tasks.events.js';
 
@@ -28,26 +28,30 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
   const { db, actor } = ctx;
   const taskIds = [...new Set(input.taskIds)];
   const target = await authorizeColumn(db, actor, input.stageId, 'move');
-  const access = await authorizeTasks(db, actor, taskIds, 'move');
+  // Authorized and locked (tasks first, by id) in one statement; their rows are read after the lock.
+  const access = await authorizeTasks(db, actor, taskIds, 'move', { lock: true });
   const archived = access.find((t) => t.archived);
   if (archived) throw new AppError('CONFLICT', `task ${archived.id} is archived; restore it first`);
 
-  await lockTasks(db, actor.organizationId, taskIds);
   const placements = await loadPlacements(db, taskIds);
   const plans = taskIds.map((id) => planRelocation(id, placements.get(id)!, target.projectId, input.fromStageId));
-  const sources = plans.flatMap((p) => [p.from.stageId, ...(p.inTarget ? [p.inTarget.stageId] : [])]);
-  const columns = await columnsFor(db, actor.organizationId, [target.id, ...sources]);
+  const read = new Map<number, LockedColumn>([[target.id, target]]);
+  for (const p of plans) for (const row of [p.from, p.inTarget]) if (row) read.set(row.stageId, row.column);
+  const columns = await lockLimited(db, actor.organizationId, read);
 
   const incoming = plans.filter((p) => p.from.stageId !== target.id && p.inTarget?.stageId !== target.id).length;
   // The limit as read under the lock: a concurrent limit change cannot slip in between.
   await requireRoom(db, columns.get(target.id)!, incoming);
 
-  await rewire(db, actor.organizationId, target, plans);
-  await placeInColumn(db, target.id, taskIds, input.order);
+  if (plans.every((p) => p.from.projectId === target.projectId)) {
+    // Within the project (the commonest move): the rows enter the column as they are ranked.
+    await placeInColumn(db, target.id, taskIds, input.order, target.projectId);
+  } else {
+    await rewire(db, actor.organizationId, target, plans);
+    await placeInColumn(db, target.id, taskIds, input.order);
+  }
 
   const changed = plans.filter((p) => p.from.stageId !== target.id).map((p) => p.taskId);
-  if (changed.length > 0) await db.execute(sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})`);
-
   const names = new Map(access.map((t) => [t.id, t.name]));
   const history = await recordHistory(
     db,
@@ -59,6 +63,7 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
       projectName: target.projectName,
       taskName: names.get(p.taskId)!,
     })),
+    changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})` : undefined,
   );
   emitTaskLeft(db, plans.filter((p) => p.from.projectId !== target.projectId).map((p) => departure(p, columns)));
   const records = await loadTaskRecords(db, actor.organizationId, taskIds);

@@ -57,7 +57,11 @@ export const lockColumns = (db: Queryable, organizationId: number, stageIds: num
  * of an unlimited column do not queue behind each other.
  */
 export async function columnsFor(db: Queryable, organizationId: number, stageIds: number[]): Promise<Map<number, LockedColumn>> {
-  const columns = await readColumns(db, organizationId, stageIds, false);
+  return lockLimited(db, organizationId, await readColumns(db, organizationId, stageIds, false));
+}
+
+/** Locks the WIP-limited ones of columns already read, and answers all of them, the limited as read under the lock. */
+export async function lockLimited(db: Queryable, organizationId: number, columns: Map<number, LockedColumn>): Promise<Map<number, LockedColumn>> {
   const limited = [...columns.values()].filter((c) => c.tasksLimit > 0).map((c) => c.id);
   if (limited.length > 0) {
     for (const [id, column] of await lockColumns(db, organizationId, limited)) columns.set(id, column);
@@ -74,24 +78,29 @@ export async function requireRoom(db: Queryable, column: Pick<ColumnAccess, 'id'
   }
 }
 
-/** Where a task sits: its row per project. */
+/** Where a task sits: its row per project, with the column's row (unlocked). */
 export interface Placement {
   taskId: number;
   projectId: number;
   stageId: number;
   order: number | null;
   pinned: boolean;
+  column: LockedColumn;
 }
 
 export async function loadPlacements(db: Queryable, taskIds: number[]): Promise<Map<number, Placement[]>> {
-  const rows = await queryRows<Placement>(
+  const rows = await queryRows<Omit<Placement, 'column'> & { name: string; projectName: string; spaceId: number; tasksLimit: number }>(
     db,
-    sql`select task_id as "taskId", project_id as "projectId", stage_id as "stageId", "order", pinned
-        from task_stages where task_id = any(${idArray(taskIds)}) order by task_id, project_id`,
+    sql`select ts.task_id as "taskId", ts.project_id as "projectId", ts.stage_id as "stageId", ts."order", ts.pinned,
+          s.name, p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
+        from task_stages ts join stages s on s.id = ts.stage_id join projects p on p.id = s.project_id
+        where ts.task_id = any(${idArray(taskIds)}) order by ts.task_id, ts.project_id`,
   );
   const map = new Map<number, Placement[]>(taskIds.map((id) => [id, []]));
   for (const r of rows) {
-    map.get(Number(r.taskId))!.push({ taskId: Number(r.taskId), projectId: Number(r.projectId), stageId: Number(r.stageId), order: r.order === null ? null : Number(r.order), pinned: r.pinned });
+    const [stageId, projectId] = [Number(r.stageId), Number(r.projectId)];
+    const column = { id: stageId, name: r.name, projectId, projectName: r.projectName, spaceId: Number(r.spaceId), tasksLimit: Number(r.tasksLimit) };
+    map.get(Number(r.taskId))!.push({ taskId: Number(r.taskId), projectId, stageId, order: r.order === null ? null : Number(r.order), pinned: r.pinned, column });
   }
   return map;
 }

@@ -18,16 +18,19 @@ export const RANK_GAP = 1024;
 const MAX_RANK = 2_000_000_000;
 
 /**
- * Puts `taskIds` (rows already in the column, rank null) at dense `position` among the column's
- * other tasks (default and past the end: appended), in the order given.
+ * Puts `taskIds` at dense `position` among the column's other tasks (default and past the end:
+ * appended), in the order given. Their rows are already in the column with rank null, or, with
+ * `enteringFrom` (the column's project), anywhere in that project: they enter the column by the
+ * same statement that ranks them.
  */
-export async function placeByRank(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
+export async function placeByRank(db: Queryable, stageId: number, taskIds: number[], position: number | undefined, enteringFrom?: number): Promise<void> {
   if (taskIds.length === 0) return;
   const ids = idArray(taskIds);
   const k = taskIds.length;
+  const rows: Rows = enteringFrom === undefined ? { stageId } : { stageId, projectId: enteringFrom };
   if (position === undefined) {
-    if (await append(db, stageId, taskIds)) return;
-    return renumberPlacing(db, stageId, taskIds, position);
+    if (await append(db, rows, taskIds)) return;
+    return renumberPlacing(db, rows, taskIds, position);
   }
   // The neighbours: the ranks just before and at `position`, and the highest (past the end).
   const at = Math.max(0, position);
@@ -39,24 +42,29 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
                (select max(r) from o) as top`,
   );
   const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
-  if (ranks) return writeRanks(db, stageId, taskIds, ranks);
-  await renumberPlacing(db, stageId, taskIds, position);
+  if (ranks) return writeRanks(db, rows, taskIds, ranks);
+  await renumberPlacing(db, rows, taskIds, position);
 }
+
+/** The placed rows: in the column, or (entering it) the tasks' rows in its project. */
+type Rows = { stageId: number; projectId?: number };
+const placedRows = (r: Rows) => (r.projectId === undefined ? sql`t.stage_id = ${r.stageId}` : sql`t.project_id = ${r.projectId}`);
+const entering = (r: Rows) => (r.projectId === undefined ? sql`` : sql`stage_id = ${r.stageId}, `);
 
 /**
  * The commonest placement, a new task at the end, in one statement: one gap each after the highest
  * rank, drawn within it as spread() does. False when the ranks would leave the integer range.
  */
-async function append(db: Queryable, stageId: number, taskIds: number[]): Promise<boolean> {
+async function append(db: Queryable, rows: Rows, taskIds: number[]): Promise<boolean> {
   const placed = await queryRows<{ k: number }>(
     db,
-    sql`update task_stages t set "order" = m.top + (u.i - 1)::int * ${RANK_GAP}::int + 1 + floor(random() * ${RANK_GAP - 1})::int
+    sql`update task_stages t set ${entering(rows)}"order" = m.top + (u.i - 1)::int * ${RANK_GAP}::int + 1 + floor(random() * ${RANK_GAP - 1})::int
         from (select coalesce(max("order"), ${-RANK_GAP}::int) as top from task_stages
-              where stage_id = ${stageId} and "order" is not null and task_id <> all(${idArray(taskIds)})) m,
+              where stage_id = ${rows.stageId} and "order" is not null and task_id <> all(${idArray(taskIds)})) m,
              unnest(${idArray(taskIds)}) with ordinality as u(k, i)
-        where t.stage_id = ${stageId} and t.task_id = u.k and m.top::bigint + ${taskIds.length * RANK_GAP} <= ${MAX_RANK}
+        where ${placedRows(rows)} and t.task_id = u.k and m.top::bigint + ${taskIds.length * RANK_GAP} <= ${MAX_RANK}
         returning t.task_id as k`,
-    { prepare: 'rank-append' },
+    { prepare: rows.projectId === undefined ? 'rank-append' : 'rank-append-entering' },
   );
   return placed.length === taskIds.length;
 }
@@ -95,11 +103,11 @@ function spread(at: number, lo: number | null, hi: number | null, top: number | 
   return ranks.every((r) => Math.abs(r) <= MAX_RANK) ? ranks : null;
 }
 
-async function writeRanks(db: Queryable, stageId: number, taskIds: number[], ranks: number[]): Promise<void> {
+async function writeRanks(db: Queryable, rows: Rows, taskIds: number[], ranks: number[]): Promise<void> {
   await db.execute(
-    sql`update task_stages t set "order" = u.r
+    sql`update task_stages t set ${entering(rows)}"order" = u.r
         from unnest(${idArray(taskIds)}, ${`{${ranks.join(',')}}`}::int[]) as u(k, r)
-        where t.stage_id = ${stageId} and t.task_id = u.k`,
+        where ${placedRows(rows)} and t.task_id = u.k`,
   );
 }
 
@@ -108,9 +116,13 @@ async function writeRanks(db: Queryable, stageId: number, taskIds: number[], ran
  * end): under the column's lock, so that two renumberings do not interleave. Rows whose rank does
  * not change are not written.
  */
-async function renumberPlacing(db: Queryable, stageId: number, taskIds: number[], position: number | undefined): Promise<void> {
+async function renumberPlacing(db: Queryable, rows: Rows, taskIds: number[], position: number | undefined): Promise<void> {
+  const { stageId } = rows;
   const ids = idArray(taskIds);
   await db.execute(sql`select id from stages where id = ${stageId} for no key update`);
+  if (rows.projectId !== undefined) {
+    await db.execute(sql`update task_stages t set stage_id = ${stageId}, "order" = null where ${placedRows(rows)} and t.task_id = any(${ids})`);
+  }
   await db.execute(
     sql`with staying as (
           select task_id as k, (row_number() over (order by "order", task_id) - 1)::int as r
