@@ -89,8 +89,22 @@ export const envelopeOf = (e: RecordedEvent): EventEnvelope => ({
  * runs once they have them (`e.id`, `e.at` are then final on the same objects) and may emit more
  * (notifications emit notification.created). Everything written commits or rolls back with the change.
  */
-export type TransactionalListener = (db: Queryable, events: RecordedEvent[]) => Promise<ListenerWrite | void>;
+export type TransactionalListener = (db: Queryable, events: RecordedEvent[]) => Promise<ListenerWrite | ListenerRead | void>;
 export type ListenerWrite = (emitMore: (e: EventInput) => void) => Promise<void>;
+
+/**
+ * A listener's read, declared rather than run: the reads of every listener of a round go to the
+ * database as one statement (each answered as a JSON array of its rows: numbers, not bigint
+ * strings; timestamps as ISO text), then `decide` acts on its rows as the listener would have.
+ */
+export interface ListenerRead<Row = Record<string, unknown>> {
+  read: SQL;
+  decide(rows: Row[]): Promise<ListenerWrite | void>;
+}
+
+/** Declares a listener's read (see ListenerRead). */
+export const listenerRead = <Row>(read: SQL, decide: (rows: Row[]) => Promise<ListenerWrite | void>): ListenerRead =>
+  ({ read, decide }) as ListenerRead;
 
 interface Buffer {
   organizationId: number;
@@ -175,10 +189,13 @@ export async function flushEvents(db: Queryable, listeners: TransactionalListene
     await complete(db, pending);
     const events = pending.filter((e) => !e.dropped).map(provisional);
     const writes: ListenerWrite[] = [];
+    const reads: ListenerRead[] = [];
     for (const listener of listeners) {
-      const write = await listener(db, events);
-      if (write) writes.push(write);
+      const answer = await listener(db, events);
+      if (typeof answer === 'function') writes.push(answer);
+      else if (answer) reads.push(answer);
     }
+    for (const write of await readTogether(db, reads)) if (write !== undefined) writes.push(write);
     recorded.push(...events);
     const notify = round === 0 && options.notify ? options.notify(events) : null;
     await record(db, events, notify);
@@ -216,6 +233,19 @@ async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
   for (const { completer, byOrg } of groups.values()) {
     for (const [org, events] of byOrg) await completer.complete(db, org, events);
   }
+}
+
+/** Runs the listeners' declared reads as one statement and hands each its rows. */
+async function readTogether(db: Queryable, reads: ListenerRead[]): Promise<Array<ListenerWrite | void>> {
+  if (reads.length === 0) return [];
+  const columns = sql.join(
+    reads.map((r, i) => sql`(select coalesce(jsonb_agg(x), '[]'::jsonb) from (${r.read}) x) as ${sql.raw(`r${i}`)}`),
+    sql`, `,
+  );
+  const [row] = await queryRows<Record<string, Record<string, unknown>[]>>(db, sql`select ${columns}`, { prepare: 'listener-reads' });
+  const writes: Array<ListenerWrite | void> = [];
+  for (const [i, r] of reads.entries()) writes.push(await r.decide(row![`r${i}`] ?? []));
+  return writes;
 }
 
 /**

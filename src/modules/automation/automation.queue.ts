@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
-import type { EventInput, RecordedEvent, TransactionalListener } from '../../platform/events.js';
+import { listenerRead, type EventInput, type RecordedEvent, type TransactionalListener } from '../../platform/events.js';
 import type { TaskDto } from '../tasks/tasks.schemas.js';
 import type { Trigger } from './automation.schemas.js';
 
@@ -154,63 +154,61 @@ export function queueRuns(onQueued: (organizationIds: number[]) => void): Transa
     }
     // A task that left a project for another: the board it left may have a left-stage rule.
     for (const e of recorded) if (e.type === 'task.left' && e.projectId !== null) projectIds.add(e.projectId);
-    const rules = await queryRows<RuleRow>(
-      db,
-      sql`select r.id, r.organization_id as "organizationId", r.project_id as "projectId", p.space_id as "spaceId", r.name, r.trigger
+    const read = sql`select r.id, r.organization_id as "organizationId", r.project_id as "projectId", p.space_id as "spaceId", r.name, r.trigger
           from automation_rules r join projects p on p.id = r.project_id
           where r.enabled and r.project_id = any(${idArray([...projectIds])}) and r.trigger_type in (${sql.raw(EVENT_TRIGGERS.map((t) => `'${t}'`).join(', '))})
-          order by r."order", r.id`,
-      { prepare: 'automation-rules-of-projects' },
-    );
-    if (rules.length === 0) return;
-    const changes = await changesOf(db, events, new Set(rules.map((r) => r.trigger.type)));
-    // Runs are keyed by their cause's event id: queued once the events have ids.
-    return async (emitMore) => {
-      const depth = (depths.get(db) ?? 0) + 1;
-      const rows: RunInsert[] = [];
-      const seen = new Set<string>();
-      for (const te of events) {
-        const inProject = new Set([te.event.projectId, ...te.task.stages.map((s) => s.projectId)]);
-        for (const rule of rules) {
-          if (Number(rule.organizationId) !== te.event.organizationId) continue;
-          if (!inProject.has(Number(rule.projectId)) && rule.trigger.type !== 'left-stage') continue;
-          // One run per rule and task per change, however many of its events match.
-          const once = key(Number(rule.id), te.task.id);
-          if (seen.has(once) || !fires(rule, te, changes)) continue;
-          seen.add(once);
-          const tooDeep = depth > MAX_DEPTH;
-          rows.push({
-            organization_id: te.event.organizationId,
-            rule_id: Number(rule.id),
-            cause: `e:${te.event.id}`,
-            event_id: te.event.id,
-            task_id: te.task.id,
-            depth,
-            status: tooDeep ? 'failed' : 'pending',
-            error: tooDeep ? `stopped: rules triggered rules ${MAX_DEPTH} times in a row` : null,
-          });
-          if (tooDeep) emitMore(failedEvent(rule, te.event, rows.at(-1)!.error!));
+          order by r."order", r.id`;
+    return listenerRead<RuleRow>(read, async (rules) => {
+      if (rules.length === 0) return;
+      const changes = await changesOf(db, events, new Set(rules.map((r) => r.trigger.type)));
+      // Runs are keyed by their cause's event id: queued once the events have ids.
+      return async (emitMore) => {
+        const depth = (depths.get(db) ?? 0) + 1;
+        const rows: RunInsert[] = [];
+        const seen = new Set<string>();
+        for (const te of events) {
+          const inProject = new Set([te.event.projectId, ...te.task.stages.map((s) => s.projectId)]);
+          for (const rule of rules) {
+            if (Number(rule.organizationId) !== te.event.organizationId) continue;
+            if (!inProject.has(Number(rule.projectId)) && rule.trigger.type !== 'left-stage') continue;
+            // One run per rule and task per change, however many of its events match.
+            const once = key(Number(rule.id), te.task.id);
+            if (seen.has(once) || !fires(rule, te, changes)) continue;
+            seen.add(once);
+            const tooDeep = depth > MAX_DEPTH;
+            rows.push({
+              organization_id: te.event.organizationId,
+              rule_id: Number(rule.id),
+              cause: `e:${te.event.id}`,
+              event_id: te.event.id,
+              task_id: te.task.id,
+              depth,
+              status: tooDeep ? 'failed' : 'pending',
+              error: tooDeep ? `stopped: rules triggered rules ${MAX_DEPTH} times in a row` : null,
+            });
+            if (tooDeep) emitMore(failedEvent(rule, te.event, rows.at(-1)!.error!));
+          }
         }
-      }
-      if (rows.length === 0) return;
-      await db.execute(
-        sql`insert into automation_runs (organization_id, rule_id, cause, event_id, task_id, depth, status, error, finished_at)
-            select r.organization_id, r.rule_id, r.cause, r.event_id, r.task_id, r.depth, r.status, r.error,
-                   case when r.status = 'failed' then now() end
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-              as r(organization_id bigint, rule_id bigint, cause text, event_id bigint, task_id bigint, depth smallint, status text, error text)
-            on conflict (rule_id, cause) do nothing`,
-      );
-      const stopped = rows.filter((r) => r.status === 'failed');
-      if (stopped.length > 0) {
+        if (rows.length === 0) return;
         await db.execute(
-          sql`update automation_rules set last_error = ${stopped[0]!.error}, last_run_at = now()
-              where id = any(${idArray(stopped.map((r) => r.rule_id))})`,
+          sql`insert into automation_runs (organization_id, rule_id, cause, event_id, task_id, depth, status, error, finished_at)
+              select r.organization_id, r.rule_id, r.cause, r.event_id, r.task_id, r.depth, r.status, r.error,
+                     case when r.status = 'failed' then now() end
+              from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                as r(organization_id bigint, rule_id bigint, cause text, event_id bigint, task_id bigint, depth smallint, status text, error text)
+              on conflict (rule_id, cause) do nothing`,
         );
-      }
-      const pending = rows.filter((r) => r.status === 'pending');
-      if (pending.length > 0) onQueued([...new Set(pending.map((r) => r.organization_id))]);
-    };
+        const stopped = rows.filter((r) => r.status === 'failed');
+        if (stopped.length > 0) {
+          await db.execute(
+            sql`update automation_rules set last_error = ${stopped[0]!.error}, last_run_at = now()
+                where id = any(${idArray(stopped.map((r) => r.rule_id))})`,
+          );
+        }
+        const pending = rows.filter((r) => r.status === 'pending');
+        if (pending.length > 0) onQueued([...new Set(pending.map((r) => r.organization_id))]);
+      };
+    });
   };
 }
 

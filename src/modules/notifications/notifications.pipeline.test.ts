@@ -212,7 +212,8 @@ describe('cost', () => {
         event('label.created', { id: 1 }),
       ],
     );
-    if (write) await write((e) => emitted.push(e));
+    expect(typeof write === 'function' || write === undefined).toBe(true);
+    if (typeof write === 'function') await write((e) => emitted.push(e));
     expect(emitted).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { matchesTypes } from '../../platform/event-types.js';
-import { envelopeOf, type RecordedEvent, type TransactionalListener } from '../../platform/events.js';
+import { envelopeOf, listenerRead, type RecordedEvent, type TransactionalListener } from '../../platform/events.js';
 
 /**
  * Queues deliveries in the transaction that recorded the events, so a change that rolls back
@@ -62,38 +62,37 @@ export function queueDeliveries(pingLeaseMs: number, onQueued: (organizationIds:
     const pinged = events.filter((e) => e.type === 'webhook.ping').map(pingTarget).filter((id) => id !== null);
     // One query per round, on the partial index of enabled webhooks (a ping may target a disabled one).
     const which = pinged.length ? sql`(enabled or id = any(${idArray(pinged)}))` : sql`enabled`;
-    const hooks = await queryRows<HookRow>(
-      db,
-      sql`select id, organization_id, space_id, project_id, events, enabled from webhooks
-          where organization_id = any(${idArray(orgs)}) and ${which}`,
-    );
-    if (hooks.length === 0) return;
-    // Bodies carry the event's id and time: built once the events have them.
-    return async () => {
-      const rows: Array<{ organization_id: number; webhook_id: number; event_id: number; event_type: string; body: string; ping: boolean }> = [];
-      for (const e of events) {
-        let body: string | undefined;
-        for (const hook of hooks) {
-          if (Number(hook.organization_id) !== e.organizationId || !targets(hook, e)) continue;
-          body ??= JSON.stringify(envelopeOf(e));
-          rows.push({ organization_id: e.organizationId, webhook_id: Number(hook.id), event_id: e.id, event_type: e.type, body, ping: e.type === 'webhook.ping' });
+    const read = sql`select id, organization_id, space_id, project_id, events, enabled from webhooks
+          where organization_id = any(${idArray(orgs)}) and ${which}`;
+    return listenerRead<HookRow>(read, async (hooks) => {
+      if (hooks.length === 0) return;
+      // Bodies carry the event's id and time: built once the events have them.
+      return async () => {
+        const rows: Array<{ organization_id: number; webhook_id: number; event_id: number; event_type: string; body: string; ping: boolean }> = [];
+        for (const e of events) {
+          let body: string | undefined;
+          for (const hook of hooks) {
+            if (Number(hook.organization_id) !== e.organizationId || !targets(hook, e)) continue;
+            body ??= JSON.stringify(envelopeOf(e));
+            rows.push({ organization_id: e.organizationId, webhook_id: Number(hook.id), event_id: e.id, event_type: e.type, body, ping: e.type === 'webhook.ping' });
+          }
         }
-      }
-      if (rows.length === 0) return;
-      const inserted = await queryRows<{ id: number; webhook_id: number; event_type: string }>(
-        db,
-        sql`insert into webhook_deliveries (organization_id, webhook_id, event_id, event_type, body, next_retry_at)
-            select r.organization_id, r.webhook_id, r.event_id, r.event_type, r.body,
-                   case when r.ping then now() + make_interval(secs => ${pingLeaseMs / 1000}) else now() end
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-              as r(organization_id bigint, webhook_id bigint, event_id bigint, event_type text, body text, ping boolean)
-            returning id, webhook_id, event_type`,
-      );
-      onQueued([...new Set(rows.map((r) => r.organization_id))]);
-      const ping = pings.get(db);
-      if (!ping) return;
-      const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);
-      if (mine) ping.deliveryId = Number(mine.id);
-    };
+        if (rows.length === 0) return;
+        const inserted = await queryRows<{ id: number; webhook_id: number; event_type: string }>(
+          db,
+          sql`insert into webhook_deliveries (organization_id, webhook_id, event_id, event_type, body, next_retry_at)
+              select r.organization_id, r.webhook_id, r.event_id, r.event_type, r.body,
+                     case when r.ping then now() + make_interval(secs => ${pingLeaseMs / 1000}) else now() end
+              from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                as r(organization_id bigint, webhook_id bigint, event_id bigint, event_type text, body text, ping boolean)
+              returning id, webhook_id, event_type`,
+        );
+        onQueued([...new Set(rows.map((r) => r.organization_id))]);
+        const ping = pings.get(db);
+        if (!ping) return;
+        const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);
+        if (mine) ping.deliveryId = Number(mine.id);
+      };
+    });
   };
 }
