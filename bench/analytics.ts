@@ -114,6 +114,8 @@ async function measure(base: string, session: string, name: string, label: strin
     errors: r.non2xx + r.errors,
     errorKinds: {},
     cpuPercent: ((server.cpuSeconds() - cpu) / elapsed) * 100,
+    serverCpuMsPerRequest: ((server.cpuSeconds() - cpu) * 1000) / Math.max(1, r.requests.total),
+    dbCpuMsPerRequest: null,
     peakRssMiB: server.rssMiB(),
   };
 }

@@ -96,9 +96,9 @@ async function benchMode(mode: string): Promise<ModeResult> {
     const order = ['W0', 'W0z', 'W2', 'W2z', 'W2f', 'W3', 'W3z', 'W3f', 'W1', 'W1x1', 'W1e', 'W1ex1', 'W4', 'W4c', 'W4p', 'W5', 'W4r'] as const;
     for (const name of order.filter((n) => wanted.has(n))) {
       if (name === 'W4r') await addBenchRules(server.url, board);
-      const r = await runWorkload(name, server, board, { duration, warmup });
+      const r = await runWorkload(name, server, board, { duration, warmup, databaseUrl: mode === 'postgres' ? pgUrl : undefined });
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
-      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}`);
+      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}, CPU ms/req ${cpuCost(r)}`);
       results.push(r);
     }
     if (wanted.has('W6') || wanted.has('W7')) {
@@ -148,16 +148,20 @@ async function addBenchRules(url: string, board: Board): Promise<void> {
   for (const rule of rules) await call(url, board.session, 'POST', `/projects/${board.projectId}/automation-rules`, rule);
 }
 
+/** "service + database" CPU milliseconds per request (the database's only on PostgreSQL). */
+const cpuCost = (r: WorkloadResult) =>
+  `${r.serverCpuMsPerRequest.toFixed(2)}${r.dbCpuMsPerRequest === null ? '' : ` + ${r.dbCpuMsPerRequest.toFixed(2)}`}`;
+
 function table(all: ModeResult[]): string {
   const lines = [
-    '| db | workload | conns | req/s | × W0 | p50 ms | p99 ms | errors (non-2xx) | server CPU % | peak RSS MiB |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| db | workload | conns | req/s | × W0 | p50 ms | p99 ms | errors (non-2xx) | server CPU % | CPU ms/req service + database | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const m of all) {
     const w0 = m.results.find((r) => r.name === 'W0')?.rps;
     for (const r of m.results) {
       lines.push(
-        `| ${m.db} | ${r.name} ${r.label} | ${r.connections} | ${r.rps.toFixed(0)} | ${w0 ? (r.rps / w0).toFixed(2) : '—'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPercent.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} |`,
+        `| ${m.db} | ${r.name} ${r.label} | ${r.connections} | ${r.rps.toFixed(0)} | ${w0 ? (r.rps / w0).toFixed(2) : '—'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.cpuPercent.toFixed(0)} | ${cpuCost(r)} | ${r.peakRssMiB.toFixed(0)} |`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { RunningServer } from './server.js';
 import type { Board } from './seed.js';
@@ -14,6 +15,13 @@ export interface WorkloadResult {
   /** What the errors were: non-2xx status codes with their counts, timeouts, transport errors. */
   errorKinds: Record<string, number>;
   cpuPercent: number;
+  /**
+   * CPU milliseconds per request: the service's, and (PostgreSQL) its database backends'. On a
+   * shared machine throughput and latency swing with the neighbours' load; the CPU a request costs
+   * barely does, so before/after comparisons read this first.
+   */
+  serverCpuMsPerRequest: number;
+  dbCpuMsPerRequest: number | null;
   peakRssMiB: number;
 }
 
@@ -141,18 +149,42 @@ function fire(url: string, connections: number, duration: number, requests: auto
   });
 }
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends serving the bench database (named in their
+ * process titles); null on PGlite, whose engine runs inside the service's process.
+ */
+function databaseCpuSeconds(url: string | undefined): number | null {
+  if (!url) return null;
+  const name = new URL(url).pathname.slice(1);
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      if (!title.startsWith('postgres: ') || !title.includes(` ${name} `)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
 /** Warm-up, then a measured run; CPU and peak RSS are read from the server process meanwhile. */
-export async function runWorkload(name: Name, server: RunningServer, board: Board, t: { duration: number; warmup: number }): Promise<WorkloadResult> {
+export async function runWorkload(name: Name, server: RunningServer, board: Board, t: { duration: number; warmup: number; databaseUrl?: string }): Promise<WorkloadResult> {
   const def = definition(name, board);
   if (t.warmup > 0) await fire(server.url, def.connections, t.warmup, def.requests);
   let peak = server.rssMiB();
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
   const cpuBefore = server.cpuSeconds();
+  const dbBefore = databaseCpuSeconds(t.databaseUrl);
   const started = performance.now();
   const result = await fire(server.url, def.connections, t.duration, def.requests);
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const cpu = server.cpuSeconds() - cpuBefore;
+  const db = dbBefore === null ? null : databaseCpuSeconds(t.databaseUrl)! - dbBefore;
+  const total = Math.max(1, result.requests.total);
   return {
     name,
     label: def.label,
@@ -174,6 +206,8 @@ export async function runWorkload(name: Name, server: RunningServer, board: Boar
       ...(result.errors - result.timeouts > 0 ? { transport: result.errors - result.timeouts } : {}),
     },
     cpuPercent: (cpu / elapsed) * 100,
+    serverCpuMsPerRequest: (cpu * 1000) / total,
+    dbCpuMsPerRequest: db === null ? null : (db * 1000) / total,
     peakRssMiB: peak,
   };
 }
