@@ -150,23 +150,35 @@ function fire(url: string, connections: number, duration: number, requests: auto
 }
 
 /**
- * CPU seconds used so far by the PostgreSQL backends serving the bench database (named in their
- * process titles); null on PGlite, whose engine runs inside the service's process.
+ * CPU ticks used so far by each PostgreSQL backend serving the bench database (named in its process
+ * title), by pid; null on PGlite, whose engine runs inside the service's process.
  */
-function databaseCpuSeconds(url: string | undefined): number | null {
+function databaseTicks(url: string | undefined): Map<number, number> | null {
   if (!url) return null;
   const name = new URL(url).pathname.slice(1);
-  let ticks = 0;
+  const ticks = new Map<number, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const title = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
       if (!title.startsWith('postgres: ') || !title.includes(` ${name} `)) continue;
       const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
     } catch {
       // the process ended meanwhile
     }
   }
+  return ticks;
+}
+
+/**
+ * CPU seconds the bench database's backends used between two readings: those alive at the end,
+ * less what they had used at the start (a pooled connection closed meanwhile had been idle).
+ */
+function databaseCpuSince(before: Map<number, number> | null, url: string | undefined): number | null {
+  const after = databaseTicks(url);
+  if (!before || !after) return null;
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return ticks / 100;
 }
 
@@ -177,13 +189,13 @@ export async function runWorkload(name: Name, server: RunningServer, board: Boar
   let peak = server.rssMiB();
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
   const cpuBefore = server.cpuSeconds();
-  const dbBefore = databaseCpuSeconds(t.databaseUrl);
+  const dbBefore = databaseTicks(t.databaseUrl);
   const started = performance.now();
   const result = await fire(server.url, def.connections, t.duration, def.requests);
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const cpu = server.cpuSeconds() - cpuBefore;
-  const db = dbBefore === null ? null : databaseCpuSeconds(t.databaseUrl)! - dbBefore;
+  const db = databaseCpuSince(dbBefore, t.databaseUrl);
   const total = Math.max(1, result.requests.total);
   return {
     name,
