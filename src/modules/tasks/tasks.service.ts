@@ -61,6 +61,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
         a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
         h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
         select h.*, (select "order" from s) as rank from h`,
+    { prepare: 'task-create' },
   );
   const taskId = Number(row!.taskId);
   const [history] = historyRecorded(db, actor, [row!]);

@@ -95,6 +95,7 @@ export async function loadPlacements(db: Queryable, taskIds: number[]): Promise<
           s.name, p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
         from task_stages ts join stages s on s.id = ts.stage_id join projects p on p.id = s.project_id
         where ts.task_id = any(${idArray(taskIds)}) order by ts.task_id, ts.project_id`,
+    { prepare: 'placements' },
   );
   const map = new Map<number, Placement[]>(taskIds.map((id) => [id, []]));
   for (const r of rows) {

@@ -40,6 +40,7 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
         select (select r from o order by r, task_id offset ${Math.max(at - 1, 0)} limit 1) as lo,
                (select r from o order by r, task_id offset ${at} limit 1) as hi,
                (select max(r) from o) as top`,
+    { prepare: 'rank-neighbours' },
   );
   const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
   if (ranks) return writeRanks(db, rows, taskIds, ranks);
@@ -104,10 +105,12 @@ function spread(at: number, lo: number | null, hi: number | null, top: number | 
 }
 
 async function writeRanks(db: Queryable, rows: Rows, taskIds: number[], ranks: number[]): Promise<void> {
-  await db.execute(
+  await queryRows(
+    db,
     sql`update task_stages t set ${entering(rows)}"order" = u.r
         from unnest(${idArray(taskIds)}, ${`{${ranks.join(',')}}`}::int[]) as u(k, r)
         where ${placedRows(rows)} and t.task_id = u.k`,
+    { prepare: 'rank-write' },
   );
 }
 

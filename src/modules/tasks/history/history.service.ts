@@ -84,6 +84,8 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
         from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: stateBy(actor, e.state), project_name: e.projectName, task_name: e.taskName })))}::jsonb)
           as e(task_id bigint, type smallint, state text, project_name text, task_name text)
         ${RETURNING}`,
+    // One text per call site's `alongside`: a bounded set of statements.
+    { prepare: 'history' },
   );
   const byTask = new Map(rows.map((r) => [Number(r.taskId), r]));
   return historyRecorded(db, actor, entries.map((e) => byTask.get(e.taskId)!));
