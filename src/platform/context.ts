@@ -42,12 +42,14 @@ function transact<T>(
       const postgres = app.database.kind === 'postgres';
       let sent: string | null = null;
       const notify = (events: readonly RecordedEvent[]) => notifyChange((sent = app.events.notice(changeOf(written, events, actorId))));
-      const events = await flushEvents(tx, app.events.listeners, { notify: postgres ? notify : undefined });
+      const flushed = await flushEvents(tx, app.events.listeners, { notify: postgres ? notify : undefined, commitWithLast: postgres });
+      const events = flushed.events;
       const change = changeOf(written, events, actorId);
       for (const org of change.organizationIds) written.add(org);
-      // A later round of events (rare) can widen what the first round's NOTIFY said.
+      // A later round of events (rare) can widen what the first round's NOTIFY said. (A flush that
+      // committed had one round: its NOTIFY said it all.)
       const notice = app.events.notice(change);
-      if (postgres && notice !== sent) await queryRows(tx, notifyChange(notice), { prepare: 'notify-change' });
+      if (postgres && notice !== sent && !flushed.committed) await queryRows(tx, notifyChange(notice), { prepare: 'notify-change' });
       const organizations = new Set(events.map((e) => e.organizationId));
       afterCommit(() => {
         committed = change;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../db/client.js';
+import { queryRows, queryRowsAndCommit, type Queryable } from '../db/client.js';
 import type { EventType } from './event-types.js';
 
 export type { EventType };
@@ -170,6 +170,18 @@ export interface FlushOptions {
    * trip of its own); told that round's events.
    */
   notify?: (events: readonly RecordedEvent[]) => SQL;
+  /**
+   * Nothing follows in the transaction: when one round settles everything (no listener writes), its
+   * record statement goes with the COMMIT right behind it (db/client.ts queryRowsAndCommit), so the
+   * organization's counter row is held for the commit alone.
+   */
+  commitWithLast?: boolean;
+}
+
+/** What flushEvents recorded, and whether the transaction already committed with it. */
+export interface Flushed {
+  events: RecordedEvent[];
+  committed: boolean;
 }
 
 /**
@@ -179,10 +191,11 @@ export interface FlushOptions {
  * held from there to COMMIT, so only that statement, the listeners' writes and COMMIT serialize the
  * organization's writers), then the listeners write. Answers every recorded event.
  */
-export async function flushEvents(db: Queryable, listeners: TransactionalListener[], options: FlushOptions = {}): Promise<RecordedEvent[]> {
+export async function flushEvents(db: Queryable, listeners: TransactionalListener[], options: FlushOptions = {}): Promise<Flushed> {
   const buffer = buffers.get(db);
   const recorded: RecordedEvent[] = [];
-  if (!buffer) return recorded;
+  let committed = false;
+  if (!buffer) return { events: recorded, committed };
   for (let round = 0; buffer.pending.length > 0; round++) {
     if (round >= MAX_ROUNDS) throw new Error('event listeners keep emitting: a listener reacts to its own events');
     const pending = buffer.pending.splice(0);
@@ -198,11 +211,12 @@ export async function flushEvents(db: Queryable, listeners: TransactionalListene
     for (const write of await readTogether(db, reads)) if (write !== undefined) writes.push(write);
     recorded.push(...events);
     const notify = round === 0 && options.notify ? options.notify(events) : null;
-    await record(db, events, notify);
+    const last = round === 0 && writes.length === 0 && options.commitWithLast === true;
+    committed = await record(db, events, notify, last);
     for (const write of writes) await write((e) => emit(db, e));
   }
   buffers.delete(db);
-  return recorded;
+  return { events: recorded, committed };
 }
 
 // What listeners see before the ids are taken; record() fills in id and at on the same object.
@@ -252,7 +266,7 @@ async function readTogether(db: Queryable, reads: ListenerRead[]): Promise<Array
  * Gives the events their ids and inserts them: one statement per organization (the counter's upsert,
  * whose row lock orders the organization's writers, and the insert), carrying the NOTIFY when given.
  */
-async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null): Promise<void> {
+async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null, commitWithLast: boolean): Promise<boolean> {
   const byOrg = new Map<number, RecordedEvent[]>();
   for (const e of events) {
     const batch = byOrg.get(e.organizationId);
@@ -261,6 +275,7 @@ async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null
   }
   const orgs = [...byOrg.keys()].sort((a, b) => a - b);
   if (orgs.length === 0 && notify) await db.execute(notify);
+  let committed = false;
   for (const [i, org] of orgs.entries()) {
     const batch = byOrg.get(org)!;
     const rows = batch.map((e, index) => ({
@@ -275,9 +290,7 @@ async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null
       payload: e.payload,
     }));
     const withNotify = notify !== null && i === 0;
-    const inserted = await queryRows<{ id: number; at: Date | string }>(
-      db,
-      sql`with c as (
+    const statement = sql`with c as (
             insert into event_counters (organization_id, last_id) values (${org}, ${rows.length})
             on conflict (organization_id) do update set last_id = event_counters.last_id + excluded.last_id
             returning last_id),
@@ -288,9 +301,12 @@ async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null
             from c, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
               as r(i int, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, editors_only boolean, payload jsonb)
             returning id, at)
-          ${withNotify ? sql`, n as (${notify}) select ins.id, ins.at from n left join ins on true` : sql`select id, at from ins`}`,
-      { prepare: withNotify ? 'events-record-notify' : 'events-record' },
-    );
+          ${withNotify ? sql`, n as (${notify}) select ins.id, ins.at from n left join ins on true` : sql`select id, at from ins`}`;
+    const options = { prepare: withNotify ? 'events-record-notify' : 'events-record' };
+    const lastOne = commitWithLast && i === orgs.length - 1;
+    const early = lastOne ? await queryRowsAndCommit<{ id: number; at: Date | string }>(db, statement, options) : null;
+    committed = early !== null;
+    const inserted = early ?? (await queryRows<{ id: number; at: Date | string }>(db, statement, options));
     // Ids were taken in the batch's order.
     inserted.sort((a, b) => Number(a.id) - Number(b.id));
     batch.forEach((e, k) => {
@@ -298,4 +314,5 @@ async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null
       e.at = new Date(inserted[k]!.at).toISOString();
     });
   }
+  return committed;
 }
