@@ -262,6 +262,14 @@ describe.skipIf(!CHROMIUM)('web client in Chromium', () => {
     await drawer.getByText('Edit labels').click();
     expect(await seriousViolations(page, '[data-testid="task-drawer"]')).toEqual([]);
 
+    // The organization's labels, renamed and deleted from the same picker (deleting is for admins).
+    await drawer.getByRole('textbox', { name: 'Name of label Research' }).fill('User research');
+    await drawer.getByRole('textbox', { name: 'Name of label Research' }).press('Enter');
+    await eventually(() => card(page, 'Ship it').locator('.label').allTextContents()).toEqual(['Backend', 'User research']);
+    await drawer.getByRole('button', { name: 'Delete label Urgent' }).click();
+    await drawer.getByRole('button', { name: 'Yes, delete' }).click();
+    await eventually(() => card(page, 'Design the board').locator('.label').allTextContents()).toEqual(['Design']);
+
     // For the docs: the chat with the mention list open.
     await message.pressSequentially('Thanks @');
     await eventually(() => options.count()).toBeGreaterThan(1);

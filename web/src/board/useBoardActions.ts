@@ -60,7 +60,7 @@ export function useBoardActions(projectId: number) {
         }),
       remove: (stage, moveTasksTo) =>
         run(async () => {
-          await call(api.DELETE('/projects/{projectId}/stages/{stageId}', { ...path(stage), params: { ...path(stage).params, query: moveTasksTo ? { moveTasksTo } : {} } })).catch((err: unknown) => {
+          await call(api.DELETE('/projects/{projectId}/stages/{stageId}', { params: { path: { projectId, stageId: stage.id }, query: moveTasksTo ? { moveTasksTo } : {} } })).catch((err: unknown) => {
             if (err instanceof ApiError && err.code === 'STAGE_NOT_EMPTY')
               throw new Error(`Column "${stage.name}" was not deleted: it still holds tasks (archived ones count too). Choose a column to move them to, or restore and move them first.`);
             throw err;
