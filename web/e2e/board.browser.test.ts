@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { addWith, CHROMIUM, centre, dragTo, eventually, launch, seriousViolations, serve, signedInContext } from './browser.js';
+import { addWith, CHROMIUM, centre, dragTo, eventually, launch, screenshot, seriousViolations, serve, signedInContext } from './browser.js';
 
 /**
  * The product in a real browser: the service listens on a port of 127.0.0.1 and serves the built
@@ -15,7 +14,6 @@ if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get i
 
 const t = useTestApp();
 const f = factories(t);
-const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
 let base = '';
 let browser: Browser;
 
@@ -172,8 +170,7 @@ describe.skipIf(!CHROMIUM)('web client in Chromium', () => {
     const page = await (await signedInContext(browser, owner.session)).newPage();
     await page.goto(`${base}/app/projects/${projectId}`);
     await eventually(() => page.locator('.label').count()).toBeGreaterThan(2);
-    mkdirSync(docs, { recursive: true });
-    await page.screenshot({ path: path.join(docs, 'board.png') });
+    await screenshot(page, 'board.png');
     await card(page, 'Write the spec').getByRole('link').click();
     const drawer = page.getByTestId('task-drawer');
     await eventually(() => drawer.getByTestId('description').locator('strong').textContent()).toBe('board');
@@ -189,7 +186,153 @@ describe.skipIf(!CHROMIUM)('web client in Chromium', () => {
     await eventually(() => card(page, 'Write the spec').getByTitle('Checklist').textContent()).toContain('0/1');
     expect(await seriousViolations(page, '[data-testid="task-drawer"]')).toEqual([]);
     await drawer.evaluate((node) => node.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(docs, 'task-drawer.png') });
+    await screenshot(page, 'task-drawer.png');
     await page.context().close();
+  });
+
+  it('in the drawer: a new label reaches the card, a mention picked from the list notifies the colleague, an edit shows in a second browser, a cover comes and goes; accessible', async () => {
+    const { owner, projectId, spaceId } = built;
+    const colleague = await f.spaceMember(owner, spaceId, 'editor');
+    await t.as(colleague).patch('/user/name', { name: 'Grace Hopper' });
+    const tasks = (await t.as(owner).get(`/projects/${projectId}/tasks`)).json() as Array<{ id: number; name: string }>;
+    const ship = tasks.find((x) => x.name === 'Ship it')!;
+    const page = await (await signedInContext(browser, owner.session)).newPage();
+    await page.goto(`${base}/app/projects/${projectId}/tasks/${ship.id}`);
+    const drawer = page.getByTestId('task-drawer');
+
+    await drawer.getByRole('button', { name: '+ New label' }).click();
+    await drawer.getByRole('textbox', { name: 'Label name' }).fill('Research');
+    await drawer.getByLabel('Label colour').fill('#0f766e');
+    await drawer.getByRole('button', { name: 'Create', exact: true }).click();
+    await eventually(() => card(page, 'Ship it').locator('.label', { hasText: 'Research' }).count()).toBe(1);
+    expect(await drawer.locator('.chip.label', { hasText: 'Research' }).count()).toBe(1);
+
+    // The colleague has the same task open in a second browser.
+    const watcher = await (await signedInContext(browser, colleague.session)).newPage();
+    await watcher.goto(`${base}/app/projects/${projectId}/tasks/${ship.id}`);
+    const watched = watcher.getByTestId('task-drawer').locator('.message-text');
+    await eventually(() => watcher.getByTestId('live-status').getAttribute('data-status')).toBe('live');
+
+    // Picked with the keyboard: `@` and a few letters list the people, Enter picks the first.
+    const message = drawer.getByRole('textbox', { name: 'Message', exact: true });
+    await message.pressSequentially('Can you check this, @gra');
+    const list = drawer.getByRole('listbox', { name: 'Mention someone' });
+    const options = list.getByRole('option');
+    await eventually(() => options.allTextContents()).toEqual([expect.stringContaining('Grace Hopper')]);
+    // axe with the new controls in view: the mention list open, the label editor unfolded.
+    await drawer.locator('.manage-labels').evaluate((node: HTMLDetailsElement) => (node.open = true));
+    expect(await seriousViolations(page, '[data-testid="task-drawer"]')).toEqual([]);
+    await drawer.locator('.manage-labels').evaluate((node: HTMLDetailsElement) => (node.open = false));
+    await message.press('Enter');
+    await eventually(() => message.inputValue()).toBe('Can you check this, @Grace Hopper ');
+    await message.pressSequentially('today?');
+    await drawer.getByRole('button', { name: 'Send' }).click();
+    await eventually(() => watched.last().textContent()).toBe('Can you check this, @Grace Hopper today?');
+    const messages = async () => (await t.as(owner).get(`/tasks/${ship.id}/messages`)).json() as Array<{ id: number; text: string }>;
+    expect((await messages()).map((m) => m.text)).toContain(`Can you check this, @[${colleague.id}] today?`);
+    const mentions = async () => ((await t.as(colleague).get(`/notifications?type=message.mention`)).json() as Array<{ taskId: number }>).map((n) => n.taskId);
+    await eventually(mentions).toEqual([ship.id]);
+
+    // The author edits it, picking with the mouse this time; the colleague's browser shows the new text.
+    await drawer.getByTestId('message').last().getByRole('button', { name: 'Edit message' }).click();
+    const edit = drawer.getByRole('textbox', { name: 'Edit message' });
+    expect(await edit.inputValue()).toBe('Can you check this, @Grace Hopper today?');
+    await edit.fill('Checked with @Ada');
+    await list.getByRole('option', { name: /Ada Lovelace/ }).click();
+    await edit.pressSequentially('and @Grace Hopper: ship on Friday.');
+    await drawer.getByRole('button', { name: 'Save', exact: true }).click();
+    await eventually(() => watched.last().textContent()).toBe('Checked with @Ada Lovelace and @Grace Hopper: ship on Friday.');
+    expect(await watcher.getByTestId('message').last().getByText('(edited)').count()).toBe(1);
+    expect((await messages()).at(-1)?.text).toBe(`Checked with @[${owner.id}] and @[${colleague.id}]: ship on Friday.`);
+
+    // A cover from an image attached in the chat, removed, then uploaded.
+    const png = (background: string) => sharp({ create: { width: 160, height: 80, channels: 3, background } }).png().toBuffer();
+    await drawer.getByLabel('Attach files').setInputFiles({ name: 'mockup.png', mimeType: 'image/png', buffer: await png('#2563eb') });
+    await drawer.getByRole('button', { name: 'Send' }).click();
+    await drawer.getByRole('button', { name: 'Use mockup.png as the cover' }).click();
+    await eventually(() => card(page, 'Ship it').locator('.cover img').count()).toBe(1);
+    await drawer.getByRole('button', { name: 'Remove cover' }).click();
+    await eventually(() => card(page, 'Ship it').locator('.cover').count()).toBe(0);
+    await drawer.getByLabel('Upload a cover image').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await png('#16a34a') });
+    // Shown from the bytes the client fetched with the session (an <img> alone would be refused).
+    await eventually(() => drawer.getByTestId('cover-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+    await eventually(() => card(page, 'Ship it').locator('.cover img').count()).toBe(1);
+
+    // The author deletes the image's message; the colleague's browser loses it too.
+    await drawer.getByTestId('message').last().getByRole('button', { name: 'Delete message' }).click();
+    await drawer.getByRole('button', { name: 'Yes, delete' }).click();
+    await eventually(() => watcher.getByTestId('message').count()).toBe(1);
+
+    // The organization's labels, renamed and deleted from the same picker (deleting is for admins).
+    await drawer.getByText('Edit labels').click();
+    await drawer.getByRole('textbox', { name: 'Name of label Research' }).fill('User research');
+    await drawer.getByRole('textbox', { name: 'Name of label Research' }).press('Enter');
+    await eventually(() => card(page, 'Ship it').locator('.label').allTextContents()).toEqual(['Backend', 'User research']);
+    await drawer.getByRole('button', { name: 'Delete label Urgent' }).click();
+    await drawer.getByRole('button', { name: 'Yes, delete' }).click();
+    await eventually(() => card(page, 'Design the board').locator('.label').allTextContents()).toEqual(['Design']);
+
+    // For the docs: the chat with the mention list open.
+    await message.pressSequentially('Thanks @');
+    await eventually(() => options.count()).toBeGreaterThan(1);
+    await drawer.getByRole('heading', { name: 'Time' }).evaluate((node) => node.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'task-chat.png');
+    await page.context().close();
+    await watcher.context().close();
+  });
+
+  it('restores an archived task to its column; deletes a column only once its tasks have somewhere to go; a reader gets none of these controls', async () => {
+    const { owner, projectId, spaceId } = built;
+    const page = await (await signedInContext(browser, owner.session)).newPage();
+    await page.goto(`${base}/app/projects/${projectId}`);
+    await card(page, 'Pricing page').getByRole('link').click();
+    await page.getByTestId('task-drawer').getByRole('button', { name: 'Archive' }).click();
+    await eventually(() => card(page, 'Pricing page').count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Archived tasks' }).click();
+    const archive = page.getByTestId('archive-panel');
+    await eventually(() => archive.locator('.archived-name').allTextContents()).toEqual(['Pricing page']);
+    expect(await seriousViolations(page, '[data-testid="archive-panel"]')).toEqual([]);
+    await archive.getByRole('button', { name: 'Restore Pricing page' }).click();
+    await eventually(() => archive.getByText('Nothing is archived in this project.').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await eventually(() => column(page, 'To do').getByRole('link', { name: 'Pricing page' }).count()).toBe(1);
+
+    // A column holding a task: refused with the reason, then deleted with its task moved along.
+    const later = (await t.as(owner).post(`/projects/${projectId}/stages`, { name: 'Later', order: 3, tasks: [] })).json() as { id: number };
+    await t.as(owner).post('/tasks', { name: 'Someday', stageId: later.id });
+    const laterColumn = column(page, 'Later');
+    await eventually(() => laterColumn.getByRole('link', { name: 'Someday' }).count()).toBe(1);
+    await laterColumn.getByLabel('Column Later settings').click();
+    await laterColumn.getByRole('button', { name: 'Delete column Later' }).click();
+    await laterColumn.getByRole('button', { name: 'Yes, delete' }).click();
+    await eventually(() => page.getByTestId('toast-error').last().textContent()).toContain('Column "Later" was not deleted: it still holds tasks');
+    await laterColumn.getByLabel('Move its tasks to').selectOption({ label: 'To do' });
+    await laterColumn.getByRole('button', { name: 'Delete column Later' }).click();
+    await laterColumn.getByRole('button', { name: 'Yes, delete' }).click();
+    await eventually(() => laterColumn.count()).toBe(0);
+    await eventually(() => column(page, 'To do').getByRole('link', { name: 'Someday' }).count()).toBe(1);
+    const project = (await t.as(owner).get(`/projects/${projectId}`)).json() as { stages: Array<{ name: string }> };
+    expect(project.stages.map((s) => s.name)).toEqual(['To do', 'Doing', 'Done']);
+    await page.context().close();
+
+    // A reader sees the archive and the drawer, without restore, label, cover or message controls.
+    const tasks = (await t.as(owner).get(`/projects/${projectId}/tasks`)).json() as Array<{ id: number; name: string }>;
+    const notes = tasks.find((x) => x.name === 'Release notes')!;
+    await t.as(owner).patch(`/tasks/${notes.id}/archive`, { stageId: built.stages['Done'] });
+    const reader = await f.spaceMember(owner, spaceId, 'reader');
+    const readerPage = await (await signedInContext(browser, reader.session)).newPage();
+    await readerPage.goto(`${base}/app/projects/${projectId}/archive`);
+    await eventually(() => readerPage.getByTestId('archive-panel').locator('.archived-name').allTextContents()).toEqual(['Release notes']);
+    expect(await readerPage.getByRole('button', { name: /^Restore/ }).count()).toBe(0);
+    await readerPage.goto(`${base}/app/projects/${projectId}/tasks/${tasks.find((x) => x.name === 'Ship it')!.id}`);
+    const drawer = readerPage.getByTestId('task-drawer');
+    await eventually(() => drawer.locator('.message-text').count()).toBe(1);
+    await eventually(() => drawer.getByTestId('cover-image').count()).toBe(1);
+    const controls = /New label|Edit labels|Remove cover|Upload a cover|^Replace|Use .* as the cover|Edit message|Delete message|Mention someone/;
+    expect(await drawer.getByRole('button', { name: controls }).count()).toBe(0);
+    expect(await drawer.getByText(controls).count()).toBe(0);
+    expect(await readerPage.getByRole('button', { name: /^Delete column/ }).count()).toBe(0);
+    await readerPage.context().close();
   });
 });

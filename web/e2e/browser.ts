@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -60,3 +61,10 @@ export const centre = (box: { x: number; y: number; width: number; height: numbe
   if (!box) throw new Error('element not visible');
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 };
+
+/** Retakes one of the README's screenshots (docs/screenshots/), passing messages hidden. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
+  mkdirSync(docs, { recursive: true });
+  await page.screenshot({ path: path.join(docs, name), style: '.toasts { display: none }' });
+}

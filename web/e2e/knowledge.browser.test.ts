@@ -7,7 +7,7 @@ import { AI_TEST_CONFIG, fakeOpenAi, type FakeProvider } from '../../src/modules
 import { defaultRange, rangeQuery } from '../src/analytics/range.js';
 import { runJob } from '../../src/platform/jobs.js';
 import { INDEXING_JOB } from '../../src/modules/ai/index/indexing.worker.js';
-import { addWith, CHROMIUM, eventually, launch, seriousViolations, serve, signedInContext } from './browser.js';
+import { addWith, CHROMIUM, eventually, launch, screenshot, seriousViolations, serve, signedInContext } from './browser.js';
 
 /**
  * Screens 5 and 6 in Chromium: documentation (versions, public link), a reglament's test, a
@@ -89,6 +89,7 @@ describe.skipIf(!CHROMIUM)('documentation, reglaments, reports and the assistant
 
     // The author's open page follows the other author's save live.
     await eventually(() => page.getByTestId('page-content').textContent()).toContain('never on holidays');
+    await screenshot(page, 'docs-page.png');
     await page.getByRole('checkbox', { name: 'Anyone with the link can read this page' }).check();
     const link = page.getByTestId('public-link');
     await eventually(() => link.isVisible()).toBe(true);
@@ -167,6 +168,7 @@ describe.skipIf(!CHROMIUM)('documentation, reglaments, reports and the assistant
     const drill = page.getByTestId('drill-down');
     await eventually(() => drill.getByRole('link').allTextContents()).toEqual(['Design the poster', 'Print flyers']);
     expect(await screenViolations(page)).toEqual([]);
+    await screenshot(page, 'project-report.png');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Report as CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`project-${project.id}-report.csv`);

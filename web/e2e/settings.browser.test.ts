@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, launch, seriousViolations, signedInContext } from './browser.js';
+import { CHROMIUM, launch, screenshot, seriousViolations, signedInContext } from './browser.js';
 
 /**
  * Screen 4 in Chromium: notifications, search, members and invite links, API tokens, webhooks.
@@ -27,6 +27,7 @@ const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 let owner: TestUser;
 let colleague: TestUser;
 let spaceId: number;
+let projectId: number;
 const tasks: Record<string, { id: number }> = {};
 let page: Page;
 
@@ -46,6 +47,7 @@ beforeAll(async () => {
   [browser, owner] = await Promise.all([launch(), t.org({ name: 'Olivia Owner' })]);
   spaceId = (await f.space(owner, 'Product')).id;
   const project = await f.project(owner, spaceId, 'Launch');
+  projectId = project.id;
   const stage = await f.stage(owner, project.id, 'To do');
   for (const name of ['Quarterly report', 'Plan the offsite']) tasks[name] = await f.task(owner, stage.id, { name });
   colleague = await f.spaceMember(owner, spaceId, 'editor');
@@ -196,7 +198,23 @@ describe.skipIf(!CHROMIUM)('screen 4 in Chromium', () => {
     await eventually(() => hook.getByText('Disabled', { exact: true }).isVisible()).toBe(true);
     const saved = (await t.as(owner).get('/webhooks')).json() as Array<{ url: string; enabled: boolean; events: string[] }>;
     expect(saved).toEqual([expect.objectContaining({ url: hookUrl, enabled: false, events: ['task.*', 'stage.*'] })]);
-    // Everything at once for axe: the list, the secret, the deliveries and the edit form.
+
+    // Narrowed to one project of a space (the API keeps it with the project's space).
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const launchUrl = hookUrl.replace(/\/hook$/, '/launch');
+    await form.getByLabel('URL').fill(launchUrl);
+    await form.getByLabel('Events of').selectOption({ label: 'Space Product' });
+    await form.getByRole('combobox', { name: /^Project/ }).selectOption({ label: 'Launch' });
+    await screenshot(page, 'settings-webhooks.png');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const scoped = page.getByTestId('webhook').filter({ hasText: launchUrl });
+    await eventually(() => scoped.getByText('Space Product · project Launch').isVisible()).toBe(true);
+    const hooks = (await t.as(owner).get('/webhooks')).json() as Array<{ url: string; spaceId: number | null; projectId: number | null }>;
+    expect(hooks.find((h) => h.url === launchUrl)).toMatchObject({ spaceId, projectId });
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Everything at once for axe: the list, the deliveries and the edit form.
     await hook.getByRole('button', { name: 'Edit' }).click();
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../api/client';
-import { keys, spaceQuery } from '../api/queries';
+import { spaceProjectsQuery, spaceQuery } from '../api/queries';
 import { CsvLink, csvUrl } from './CsvLink';
 import { DrillDown, type Drill } from './DrillDown';
 import { Head, taskReportTiles, Tiles } from './Numbers';
@@ -25,7 +24,7 @@ export function SpaceAnalyticsPage() {
     changeRange(next);
   };
   const space = useQuery(spaceQuery(spaceId));
-  const projects = useQuery({ queryKey: keys.spaceProjects(spaceId), queryFn: () => call(api.GET('/spaces/{spaceId}/projects', { params: { path: { spaceId }, query: { limit: 500 } } })) });
+  const projects = useQuery(spaceProjectsQuery(spaceId));
   const admin = canSeeSpaceAnalytics(space.data?.role);
   const enabled = admin && !rangeProblem(range);
   const analytics = useQuery({ ...spaceAnalyticsQuery(spaceId, range), enabled });

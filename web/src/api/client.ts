@@ -62,8 +62,8 @@ export async function call<D>(request: Promise<Answer<D>>): Promise<D> {
 }
 
 /** A multipart upload (openapi-fetch sends JSON bodies; the upload routes read form data). */
-export async function upload<D>(url: string, form: FormData): Promise<D> {
-  const response = await fetch(url, { method: 'POST', body: form, headers: { 'Service-Session': session.get() ?? '' } });
+export async function upload<D>(url: string, form: FormData, method: 'POST' | 'PATCH' = 'POST'): Promise<D> {
+  const response = await fetch(url, { method, body: form, headers: { 'Service-Session': session.get() ?? '' } });
   const body = await response.json().catch(() => null);
   if (!response.ok) throw problemOf(body, response);
   return body as D;

@@ -11,7 +11,9 @@ export const keys = {
   projects: ['projects'] as const,
   space: (id: number) => ['space', id] as const,
   spaceProjects: (id: number) => ['space', id, 'projects'] as const,
+  spaceMembers: (id: number) => ['space', id, 'members'] as const,
   board: (id: number) => ['board', id] as const,
+  archived: (projectId: number) => ['archived', projectId] as const,
   labels: ['labels'] as const,
   task: (id: number) => ['task', id] as const,
   taskPart: (id: number, part: 'description' | 'subtasks' | 'messages' | 'history' | 'time') => ['task', id, part] as const,
@@ -28,6 +30,16 @@ export const labelsQuery = queryOptions({ queryKey: keys.labels, queryFn: () => 
 
 export const spaceQuery = (spaceId: number) =>
   queryOptions({ queryKey: keys.space(spaceId), queryFn: () => call(api.GET('/spaces/{spaceId}', { params: { path: { spaceId } } })) });
+
+export const spaceProjectsQuery = (spaceId: number) =>
+  queryOptions({ queryKey: keys.spaceProjects(spaceId), queryFn: () => call(api.GET('/spaces/{spaceId}/projects', { params: { path: { spaceId }, query: { limit: 500 } } })) });
+
+export const spaceMembersQuery = (spaceId: number) =>
+  queryOptions({ queryKey: keys.spaceMembers(spaceId), queryFn: () => call(api.GET('/spaces/{spaceId}/members', { params: { path: { spaceId }, query: { limit: 500 } } })) });
+
+/** A project's archived tasks, last archived first (the archive panel; a restore reloads it). */
+export const archivedQuery = (projectId: number) =>
+  queryOptions({ queryKey: keys.archived(projectId), queryFn: () => call(api.GET('/projects/{projectId}/tasks/archived', { params: { path: { projectId }, query: { limit: 500 } } })) });
 
 export const boardQuery = (projectId: number) =>
   queryOptions({

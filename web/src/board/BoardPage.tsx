@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
   closestCorners,
@@ -18,7 +18,9 @@ import { boardQuery, labelsQuery, organizationQuery, spaceQuery } from '../api/q
 import type { Task } from '../api/client';
 import { byUserId } from '../common/people';
 import { InlineForm } from '../common/InlineForm';
+import { canEditTasks, canManageColumns } from '../common/roles';
 import { TaskDrawer } from '../task/TaskDrawer';
+import { ArchivePanel } from './ArchivePanel';
 import { Card } from './Card';
 import { Column } from './Column';
 import { Filters } from './Filters';
@@ -32,16 +34,19 @@ export function BoardPage() {
   const params = useParams();
   const projectId = Number(params.projectId);
   const taskId = params.taskId ? Number(params.taskId) : null;
+  const archiveOpen = useMatch('/projects/:projectId/archive') !== null;
   const navigate = useNavigate();
   const board = useQuery(boardQuery(projectId));
   const spaceId = board.data?.project.spaceId;
   const space = useQuery({ ...spaceQuery(spaceId ?? 0), enabled: spaceId !== undefined });
   const { data: organization } = useQuery(organizationQuery);
   const { data: labelList = [] } = useQuery(labelsQuery);
-  const { stages: stageActions, move } = useBoardActions(projectId);
+  const { stages: stageActions, move, restore } = useBoardActions(projectId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
   const [dragged, setDragged] = useState<Task | null>(null);
-  const canEdit = space.data !== undefined && space.data.role !== 'reader';
+  const role = space.data?.role;
+  const canEdit = canEditTasks(role);
+  const canManage = canManageColumns(role);
 
   const members = useMemo(() => byUserId(organization?.members), [organization]);
   const labels = useMemo(() => new Map(labelList.map((l) => [l.id, l])), [labelList]);
@@ -95,6 +100,8 @@ export function BoardPage() {
     move.mutate({ task, stageId, index });
   }
 
+  const closePanel = useCallback(() => navigate(`/projects/${projectId}`), [navigate, projectId]);
+
   if (board.isError) return <p className="page-error" role="alert">{board.error.message}</p>;
   if (!board.data) return <p className="loading">Loading board…</p>;
   const project = board.data.project;
@@ -104,6 +111,9 @@ export function BoardPage() {
         <h1>{project.name}</h1>
         {space.data && <span className="role">{space.data.name} · {space.data.role}</span>}
         <Filters filter={filter} onChange={setFilter} members={organization?.members ?? []} labels={labelList} />
+        <Link className="archive-link" to={`/projects/${projectId}/archive`}>
+          Archived tasks
+        </Link>
       </header>
       <DndContext sensors={sensors} collisionDetection={closestCorners} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragged(null)} accessibility={{ announcements }}>
         <div className="board" data-testid="board">
@@ -112,7 +122,7 @@ export function BoardPage() {
               key={stage.id}
               stage={stage}
               position={i}
-              columnCount={stages.length}
+              columns={stages}
               tasks={shown.get(stage.id) ?? []}
               total={columns.get(stage.id)?.length ?? 0}
               projectId={projectId}
@@ -120,10 +130,11 @@ export function BoardPage() {
               labels={labels}
               today={day}
               canEdit={canEdit}
+              canManage={canManage}
               actions={stageActions}
             />
           ))}
-          {canEdit && (
+          {canManage && (
             <div className="column new-column">
               <InlineForm label="Add column" placeholder="Column name" onSubmit={(name) => stageActions.addStage(name)} />
             </div>
@@ -131,7 +142,10 @@ export function BoardPage() {
         </div>
         <DragOverlay>{dragged && <Card task={dragged} projectId={projectId} members={members} labels={labels} today={day} dragging />}</DragOverlay>
       </DndContext>
-      {taskId !== null && <TaskDrawer key={taskId} taskId={taskId} projectId={projectId} canEdit={canEdit} members={organization?.members ?? []} labels={labelList} onClose={() => navigate(`/projects/${projectId}`)} />}
+      {taskId !== null && (
+        <TaskDrawer key={taskId} taskId={taskId} projectId={projectId} spaceId={project.spaceId} spaceRole={role} canEdit={canEdit} members={organization?.members ?? []} labels={labelList} onClose={closePanel} />
+      )}
+      {archiveOpen && <ArchivePanel projectId={projectId} stages={stages} spaceRole={role} restore={restore} onClose={closePanel} />}
     </div>
   );
 }

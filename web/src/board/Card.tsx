@@ -1,6 +1,7 @@
 import { memo, type CSSProperties, type HTMLAttributes, type Ref } from 'react';
 import { Link } from 'react-router';
 import type { Label, Member, Task } from '../api/client';
+import { FileImage } from '../common/files';
 import { Avatar } from '../common/people';
 import { dueOf } from './model';
 
@@ -29,7 +30,7 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
     <article className={`card ${dragging ? 'dragging' : ''} status-${task.status}`} aria-label={task.name} style={task.color ? { borderLeftColor: task.color } : undefined}>
       {task.cover && (
         <div className="cover" style={{ background: task.cover.dominantColor }}>
-          <img src={`/files/${task.cover.pictureUid}`} alt="" loading="lazy" decoding="async" />
+          <FileImage link={`/files/${task.cover.pictureUid}`} alt="" decoding="async" />
         </div>
       )}
       {task.tags.length > 0 && (

@@ -4,15 +4,13 @@ import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Label, Member, Stage, Task } from '../api/client';
 import { InlineForm } from '../common/InlineForm';
+import { ColumnMenu } from './ColumnMenu';
 import { SortableCard } from './SortableCard';
 import type { StageActions } from './useBoardActions';
-
-const COLOURS = ['', '#64748b', '#2563eb', '#7c3aed', '#db2777', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488'];
 
 interface Props {
   stage: Stage;
   position: number;
-  columnCount: number;
   /** The column's tasks as shown (filtered), and how many it holds in all. */
   tasks: Task[];
   total: number;
@@ -21,51 +19,11 @@ interface Props {
   labels: Map<number, Label>;
   today: string;
   canEdit: boolean;
+  /** Editors and admins change the columns themselves. */
+  canManage: boolean;
+  /** Every column of the board, where a deleted column's tasks may go. */
+  columns: Stage[];
   actions: StageActions;
-}
-
-function ColumnMenu({ stage, position, columnCount, actions }: Pick<Props, 'stage' | 'position' | 'columnCount' | 'actions'>) {
-  return (
-    <details className="column-menu">
-      <summary aria-label={`Column ${stage.name} settings`}>⋯</summary>
-      <div className="menu-panel">
-        <InlineForm label="Rename" placeholder={stage.name} onSubmit={(name) => actions.rename(stage, name)} />
-        <label>
-          WIP limit
-          <input
-            type="number"
-            min={0}
-            defaultValue={stage.tasksLimit}
-            aria-describedby={`wip-hint-${stage.id}`}
-            onBlur={(e) => Number(e.target.value) !== stage.tasksLimit && void actions.limit(stage, Number(e.target.value)).catch(() => {})}
-          />
-        </label>
-        <small id={`wip-hint-${stage.id}`}>0 = no limit</small>
-        <fieldset className="colours">
-          <legend>Colour</legend>
-          {COLOURS.map((c) => (
-            <button
-              key={c || 'none'}
-              type="button"
-              className="swatch"
-              style={{ background: c || 'transparent' }}
-              aria-label={c ? `Colour ${c}` : 'No colour'}
-              aria-pressed={stage.color === c}
-              onClick={() => void actions.colour(stage, c).catch(() => {})}
-            />
-          ))}
-        </fieldset>
-        <div className="row">
-          <button type="button" disabled={position === 0} onClick={() => void actions.move(stage, position - 1).catch(() => {})}>
-            ← Move left
-          </button>
-          <button type="button" disabled={position === columnCount - 1} onClick={() => void actions.move(stage, position + 1).catch(() => {})}>
-            Move right →
-          </button>
-        </div>
-      </div>
-    </details>
-  );
 }
 
 /** A board column: its cards virtualized (only those in view are in the DOM), a drop target when empty. */
@@ -90,7 +48,7 @@ export const Column = memo(function Column(props: Props) {
           {total}
           {stage.tasksLimit > 0 && ` / ${stage.tasksLimit}`}
         </span>
-        {canEdit && <ColumnMenu {...props} />}
+        {props.canManage && <ColumnMenu stage={stage} position={props.position} columns={props.columns} total={total} actions={actions} />}
       </header>
       <div ref={scroller} className="column-body">
         <SortableContext id={`stage-${stage.id}`} items={tasks.map((t) => `task-${t.id}`)} strategy={verticalListSortingStrategy}>

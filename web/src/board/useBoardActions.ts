@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Stage, type Task } from '../api/client';
+import { api, ApiError, call, type Stage, type Task } from '../api/client';
 import { keys } from '../api/queries';
 import { useAction } from '../common/action';
 import { errorText, useToast } from '../common/toast';
@@ -13,6 +13,8 @@ export interface StageActions {
   move(stage: Stage, position: number): Promise<unknown>;
   addTask(stage: Stage, name: string): Promise<unknown>;
   addStage(name: string): Promise<unknown>;
+  /** Deletes the column; its tasks (archived ones too) go to `moveTasksTo`, or the API refuses a column that holds any. */
+  remove(stage: Stage, moveTasksTo: number | null): Promise<unknown>;
 }
 
 export interface Move {
@@ -56,6 +58,17 @@ export function useBoardActions(projectId: number) {
           const stage = await call(api.POST('/projects/{projectId}/stages', { params: { path: { projectId } }, body: { name, order } }));
           update((b) => (b.project.stages.some((s) => s.id === stage.id) ? b : { ...b, project: { ...b.project, stages: [...b.project.stages, stage] } }));
         }),
+      remove: (stage, moveTasksTo) =>
+        run(async () => {
+          await call(api.DELETE('/projects/{projectId}/stages/{stageId}', { params: { path: { projectId, stageId: stage.id }, query: moveTasksTo ? { moveTasksTo } : {} } })).catch((err: unknown) => {
+            if (err instanceof ApiError && err.code === 'STAGE_NOT_EMPTY')
+              throw new Error(`Column "${stage.name}" was not deleted: it still holds tasks (archived ones count too). Choose a column to move them to, or restore and move them first.`);
+            throw err;
+          });
+          update((b) => ({ ...b, project: { ...b.project, stages: b.project.stages.filter((s) => s.id !== stage.id) } }));
+          // Moved tasks arrive by their events; a reload catches any this client missed.
+          if (moveTasksTo) await client.invalidateQueries({ queryKey: key });
+        }, keys.archived(projectId)),
     }),
     [projectId, run],
   );
@@ -81,7 +94,13 @@ export function useBoardActions(projectId: number) {
       if (stageId === undefined) return;
       await call(api.PATCH('/tasks/{taskId}/archive', { params: { path: { taskId: task.id } }, body: { stageId } }));
       update((b) => ({ ...b, tasks: b.tasks.filter((t) => t.id !== task.id) }));
-    });
+    }, keys.archived(projectId));
 
-  return { stages, move, archive };
+  const restore = (task: Task) =>
+    run(async () => {
+      const { task: restored } = await call(api.PATCH('/tasks/{taskId}/restore', { params: { path: { taskId: task.id } }, body: {} }));
+      update((b) => upsertTask(b, restored));
+    }, keys.archived(projectId));
+
+  return { stages, move, archive, restore };
 }

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { FormButtons } from './FormButtons';
 
 /** A button that turns into a one-field form (new space, new column, new card…). */
 export function InlineForm({ label, placeholder, onSubmit, className }: { label: string; placeholder: string; onSubmit: (value: string) => Promise<unknown>; className?: string }) {
@@ -29,12 +30,7 @@ export function InlineForm({ label, placeholder, onSubmit, className }: { label:
   return (
     <form className={`inline-form ${className ?? ''}`} onSubmit={submit}>
       <input name="value" aria-label={label} placeholder={placeholder} autoFocus maxLength={500} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)} />
-      <button className="primary" disabled={busy}>
-        Add
-      </button>
-      <button type="button" className="ghost" onClick={() => setOpen(false)}>
-        Cancel
-      </button>
+      <FormButtons busy={busy} submit="Add" onCancel={() => setOpen(false)} className="inline-form-buttons" />
     </form>
   );
 }

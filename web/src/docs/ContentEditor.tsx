@@ -4,6 +4,7 @@ import { api, call } from '../api/client';
 import { useAction } from '../common/action';
 import { renderMarkdown } from '../common/markdown';
 import { docsKeys, type Page } from './queries';
+import { FormButtons } from '../common/FormButtons';
 
 /**
  * Writes the content against the version it was read at (If-Match): when someone saved in
@@ -50,15 +51,9 @@ export function ContentEditor({ page, onDone }: { page: Page; onDone: () => void
       ) : (
         <textarea aria-label="Page content (Markdown)" value={text} onChange={(e) => setText(e.target.value)} rows={18} autoFocus />
       )}
-      <div className="row">
-        <button className="primary" disabled={busy}>
-          Save
-        </button>
-        <button type="button" className="ghost" onClick={onDone}>
-          Cancel
-        </button>
+      <FormButtons busy={busy} onCancel={onDone}>
         <span className="muted">Editing version {base}</span>
-      </div>
+      </FormButtons>
     </form>
   );
 }

@@ -11,6 +11,10 @@ const RELOADS: Array<[prefix: string, key: readonly unknown[]]> = [
   ['label.', keys.labels],
   ['organization.', keys.organization],
   ['timer.', keys.timers],
+  // A project's archive list (the panel): what leaves or returns to a board.
+  ['task.archived', ['archived']],
+  ['task.restored', ['archived']],
+  ['task.deleted', ['archived']],
 ];
 
 /**

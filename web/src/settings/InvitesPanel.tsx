@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call, type Space } from '../api/client';
 import { keys, spaceQuery, spacesQuery } from '../api/queries';
 import { noop, useAction } from '../common/action';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { CopyField } from './CopyField';
 import { inviteUrl, type InvitedRole } from './model';
 

@@ -3,7 +3,7 @@ import { api, call, type Member } from '../api/client';
 import { keys, meQuery, organizationQuery } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import { Avatar } from '../common/people';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { canManageMember, type OrgRole } from './model';
 import { Table } from './Table';
 

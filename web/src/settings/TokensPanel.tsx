@@ -4,7 +4,7 @@ import { api, call, type Schemas } from '../api/client';
 import { organizationsQuery } from '../api/queries';
 import { useAction } from '../common/action';
 import { ago, when } from '../common/time';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { SecretNotice } from './CopyField';
 import { expiresAtFor } from './model';
 import { Table } from './Table';

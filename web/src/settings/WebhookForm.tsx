@@ -1,10 +1,15 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { spaceProjectsQuery } from '../api/queries';
 import { choiceOf, EVENT_GROUPS, eventsOf, type EventChoice } from './model';
+import { FormButtons } from '../common/FormButtons';
 
 export interface WebhookInput {
   url: string;
   events: string[];
   spaceId: number | null;
+  /** Only this project's events (a project of `spaceId`); null for the whole scope. */
+  projectId: number | null;
 }
 
 interface Props {
@@ -17,11 +22,32 @@ interface Props {
   onCancel: () => void;
 }
 
+/** Narrows a space's webhook to one of its projects (the API keeps it with the project's space). */
+function ProjectSelect({ spaceId }: { spaceId: number }) {
+  const { data: projects = [] } = useQuery(spaceProjectsQuery(spaceId));
+  return (
+    <label>
+      Project
+      <select name="project" defaultValue="">
+        <option value="">All projects of the space</option>
+        {projects
+          .filter((p) => p.spaceId === spaceId)
+          .map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+      </select>
+    </label>
+  );
+}
+
 /** Creates or edits a webhook: its URL, the events it takes (families or exact types), its scope. */
 export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Props) {
   const [choice, setChoice] = useState<EventChoice>(() => choiceOf(initial?.events ?? ['task.*']));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [scope, setScope] = useState<number | null>(() => scopes?.[0]?.spaceId ?? null);
   const toggle = (family: string, on: boolean) => setChoice({ ...choice, families: on ? [...choice.families, family] : choice.families.filter((f) => f !== family) });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -29,11 +55,11 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
     const data = new FormData(event.currentTarget);
     const events = eventsOf(choice);
     if ('error' in events) return setError(events.error);
-    const scope = String(data.get('scope') ?? '');
+    const project = String(data.get('project') ?? '');
     setError(null);
     setBusy(true);
     try {
-      await onSubmit({ url: String(data.get('url')).trim(), events: events.events, spaceId: scope ? Number(scope) : (initial?.spaceId ?? null) });
+      await onSubmit({ url: String(data.get('url')).trim(), events: events.events, spaceId: scopes ? scope : (initial?.spaceId ?? null), projectId: scopes && project ? Number(project) : null });
     } catch {
       // Shown by the caller; the form keeps what was typed.
     } finally {
@@ -50,7 +76,7 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
       {scopes && (
         <label>
           Events of
-          <select name="scope" defaultValue={scopes[0] ? String(scopes[0].spaceId ?? '') : ''}>
+          <select name="scope" value={scope ?? ''} onChange={(e) => setScope(e.target.value ? Number(e.target.value) : null)}>
             {scopes.map((s) => (
               <option key={s.spaceId ?? 'org'} value={s.spaceId ?? ''}>
                 {s.label}
@@ -59,6 +85,7 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
           </select>
         </label>
       )}
+      {scopes && scope !== null && <ProjectSelect key={scope} spaceId={scope} />}
       <fieldset className="wide events">
         <legend>Events</legend>
         <label>
@@ -79,14 +106,7 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
           {error}
         </p>
       )}
-      <div className="row wide">
-        <button className="primary" disabled={busy}>
-          Save
-        </button>
-        <button type="button" className="ghost" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={busy} onCancel={onCancel} className="row wide" />
     </form>
   );
 }

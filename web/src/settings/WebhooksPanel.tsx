@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../api/client';
-import { organizationQuery, spacesQuery } from '../api/queries';
+import { organizationQuery, projectsQuery, spacesQuery } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import { useToast } from '../common/toast';
 import { LoadMore } from '../common/LoadMore';
 import { itemsOf, pageOf, pagedQuery } from '../common/paging';
 import { ago, when } from '../common/time';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../common/ConfirmButton';
 import { SecretNotice } from './CopyField';
 import { Deliveries } from './Deliveries';
 import { isOrgAdmin, webhookChanges, type Webhook } from './model';
@@ -81,19 +81,21 @@ export function WebhooksPanel() {
   const list = useInfiniteQuery(webhooksQuery);
   const { data: organization } = useQuery(organizationQuery);
   const { data: spaces = [] } = useQuery(spacesQuery);
+  const { data: projects = [] } = useQuery(projectsQuery);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Schemas['CreatedWebhook'] | null>(null);
   const run = useAction();
   const spaceName = new Map(spaces.map((s) => [s.id, s.name]));
+  const projectName = new Map(projects.map((p) => [p.id, p.name]));
   const scopes = [
     ...(isOrgAdmin(organization?.role) ? [{ spaceId: null, label: 'The whole organization' }] : []),
     ...spaces.filter((s) => s.role === 'admin').map((s) => ({ spaceId: s.id, label: `Space ${s.name}` })),
   ];
-  const scopeOf = (hook: Webhook) => (hook.spaceId === null ? 'Whole organization' : `Space ${spaceName.get(hook.spaceId) ?? hook.spaceId}`) + (hook.projectId ? ` · project ${hook.projectId}` : '');
+  const scopeOf = (hook: Webhook) => (hook.spaceId === null ? 'Whole organization' : `Space ${spaceName.get(hook.spaceId) ?? hook.spaceId}`) + (hook.projectId ? ` · project ${projectName.get(hook.projectId) ?? hook.projectId}` : '');
   const items = itemsOf(list.data);
 
   async function create(input: WebhookInput) {
-    const hook = await run(() => call(api.POST('/webhooks', { body: { url: input.url, events: input.events, ...(input.spaceId ? { spaceId: input.spaceId } : {}) } })), webhooksKey);
+    const hook = await run(() => call(api.POST('/webhooks', { body: { url: input.url, events: input.events, ...(input.spaceId ? { spaceId: input.spaceId } : {}), ...(input.projectId ? { projectId: input.projectId } : {}) } })), webhooksKey);
     setCreated(hook);
     setCreating(false);
   }

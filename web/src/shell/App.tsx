@@ -29,6 +29,7 @@ function Routed() {
         <Route index element={<Home />} />
         <Route path="projects/:projectId" element={<BoardPage />} />
         <Route path="projects/:projectId/tasks/:taskId" element={<BoardPage />} />
+        <Route path="projects/:projectId/archive" element={<BoardPage />} />
         <Route path="search/*" element={<SearchPage />} />
         <Route path="settings/*" element={<SettingsPage />} />
         <Route path="invite/:token" element={<AcceptInvitePage />} />

@@ -4,6 +4,7 @@ import { api, call } from '../api/client';
 import { keys } from '../api/queries';
 import { renderMarkdown } from '../common/markdown';
 import type { Write } from './TaskDrawer';
+import { FormButtons } from '../common/FormButtons';
 
 export function Description({ taskId, canEdit, write }: { taskId: number; canEdit: boolean; write: Write }) {
   const { data } = useQuery({ queryKey: keys.taskPart(taskId, 'description'), queryFn: () => call(api.GET('/tasks/{taskId}/description', { params: { path: { taskId } } })) });
@@ -29,12 +30,7 @@ export function Description({ taskId, canEdit, write }: { taskId: number; canEdi
           }}
         >
           <textarea name="description" aria-label="Description (Markdown)" defaultValue={text} rows={8} autoFocus />
-          <div className="row">
-            <button className="primary">Save</button>
-            <button type="button" className="ghost" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormButtons onCancel={() => setEditing(false)} />
         </form>
       ) : text ? (
         <div className="markdown" data-testid="description" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />

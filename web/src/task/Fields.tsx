@@ -1,6 +1,7 @@
 import type { Label, Member, Task } from '../api/client';
 import { api, call } from '../api/client';
 import { Avatar } from '../common/people';
+import { Labels } from './Labels';
 import type { Write } from './TaskDrawer';
 
 const STATUSES = [
@@ -127,38 +128,7 @@ export function Fields({ task, canEdit, members, labels, write }: Props) {
         onAdd={(inspectorId) => void write(() => call(api.POST('/tasks/{taskId}/inspetor', { ...path, body: { inspectorId } })))}
         onRemove={(inspectorId) => void write(() => call(api.DELETE('/tasks/{taskId}/inspetor/{inspectorId}', { params: { path: { taskId: task.id, inspectorId } } })))}
       />
-      <div className="field">
-        <span className="field-label" id="labels-title">
-          Labels
-        </span>
-        <ul className="chips" aria-labelledby="labels-title">
-          {task.tags.map((id) => {
-            const label = labels.find((l) => l.id === id);
-            return (
-              <li key={id} className="chip label" style={{ background: label?.color }}>
-                {label?.name ?? id}
-                {canEdit && (
-                  <button type="button" className="chip-remove" aria-label={`Remove label ${label?.name ?? id}`} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/labels/{labelId}', { params: { path: { taskId: task.id, labelId: id } } })))}>
-                    ×
-                  </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        {canEdit && (
-          <select aria-label="Add label" value="" onChange={(e) => e.target.value && void write(() => call(api.POST('/tasks/{taskId}/labels', { ...path, body: { labelId: Number(e.target.value) } })))}>
-            <option value="">Add…</option>
-            {labels
-              .filter((l) => !task.tags.includes(l.id))
-              .map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-          </select>
-        )}
-      </div>
+      <Labels task={task} canEdit={canEdit} labels={labels} write={write} />
     </section>
   );
 }

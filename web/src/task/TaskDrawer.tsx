@@ -1,11 +1,14 @@
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, call, type Label, type Member } from '../api/client';
-import { taskQuery } from '../api/queries';
+import { spaceMembersQuery, taskQuery } from '../api/queries';
 import { useBoardActions } from '../board/useBoardActions';
+import { CloseButton, Drawer } from '../common/Drawer';
+import { byUserId } from '../common/people';
 import { TitleInput } from '../common/TitleInput';
 import { Checklist } from './Checklist';
 import { Chat } from './Chat';
+import { Cover, coverWrites } from './Cover';
 import { Description } from './Description';
 import { Fields } from './Fields';
 import { History } from './History';
@@ -15,6 +18,9 @@ import { useTaskWrite } from './useTaskWrite';
 interface Props {
   taskId: number;
   projectId: number;
+  spaceId: number;
+  /** The caller's role in the board's space (the drawer's controls follow it). */
+  spaceRole: string | undefined;
   canEdit: boolean;
   members: Member[];
   labels: Label[];
@@ -22,50 +28,49 @@ interface Props {
 }
 
 /** The open task beside its board: every property, its chat, time and history; live from events. */
-export function TaskDrawer({ taskId, projectId, canEdit, members, labels, onClose }: Props) {
+export function TaskDrawer({ taskId, projectId, spaceId, spaceRole, canEdit, members, labels, onClose }: Props) {
   const { data: task, error } = useQuery(taskQuery(taskId));
+  const { data: spaceMembers } = useQuery(spaceMembersQuery(spaceId));
   const write = useTaskWrite(taskId);
   const { archive } = useBoardActions(projectId);
-  const panel = useRef<HTMLDivElement>(null);
+  const byId = useMemo(() => byUserId(members), [members]);
+  // Mentions count for people who can read the task: the space's members and the organization's admins.
+  const people = useMemo(() => {
+    const inSpace = new Set((spaceMembers ?? []).map((m) => m.userId));
+    return members.filter((m) => m.active && !m.deleted && (inSpace.has(m.userId) || m.role === 'owner' || m.role === 'admin'));
+  }, [members, spaceMembers]);
 
-  useEffect(() => {
-    panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const header = (
+    <>
+      {task && canEdit ? (
+        <TitleInput id="drawer-title" label="Task name" name={task.name} onRename={(name) => void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })))} />
+      ) : (
+        <h2 id="drawer-title">{task?.name ?? 'Task'}</h2>
+      )}
+      {task && canEdit && (
+        <button type="button" className="ghost" onClick={() => void archive(task).then(onClose, () => {})}>
+          Archive
+        </button>
+      )}
+      <CloseButton label="Close task" onClose={onClose} />
+    </>
+  );
 
   return (
-    <div className="drawer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="drawer" role="dialog" aria-modal="true" aria-labelledby="drawer-title" ref={panel} tabIndex={-1} data-testid="task-drawer">
-        <header className="drawer-header">
-          {task && canEdit ? (
-            <TitleInput id="drawer-title" label="Task name" name={task.name} onRename={(name) => void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })))} />
-          ) : (
-            <h2 id="drawer-title">{task?.name ?? 'Task'}</h2>
-          )}
-          {task && canEdit && (
-            <button type="button" className="ghost" onClick={() => void archive(task).then(onClose, () => {})}>
-              Archive
-            </button>
-          )}
-          <button type="button" className="ghost close" onClick={onClose} aria-label="Close task">
-            ✕
-          </button>
-        </header>
-        {error && <p role="alert">{error.message}</p>}
-        {task && (
-          <div className="drawer-body">
-            <Fields task={task} canEdit={canEdit} members={members} labels={labels} write={write} />
-            <Description taskId={taskId} canEdit={canEdit} write={write} />
-            <Checklist taskId={taskId} canEdit={canEdit} write={write} />
-            <TimeSection task={task} canEdit={canEdit} write={write} />
-            <Chat taskId={taskId} canEdit={canEdit} members={members} />
-            <History taskId={taskId} members={members} />
-          </div>
-        )}
-      </div>
-    </div>
+    <Drawer labelledBy="drawer-title" testId="task-drawer" onClose={onClose} header={header}>
+      {error && <p role="alert">{error.message}</p>}
+      {task && (
+        <div className="drawer-body">
+          <Fields task={task} canEdit={canEdit} members={members} labels={labels} write={write} />
+          <Cover task={task} canEdit={canEdit} write={write} />
+          <Description taskId={taskId} canEdit={canEdit} write={write} />
+          <Checklist taskId={taskId} canEdit={canEdit} write={write} />
+          <TimeSection task={task} canEdit={canEdit} write={write} />
+          <Chat taskId={taskId} canEdit={canEdit} spaceRole={spaceRole} members={byId} people={people} onCover={canEdit ? (fileId) => void write(() => coverWrites(taskId).fromFile(fileId)) : undefined} />
+          <History taskId={taskId} members={members} />
+        </div>
+      )}
+    </Drawer>
   );
 }
 

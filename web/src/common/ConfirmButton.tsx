@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { noop } from '../common/action';
+import { noop } from './action';
 
 /**
  * A destructive action asked twice, in place (no browser dialog): the first click shows the
