@@ -86,6 +86,28 @@ describe('the PostgreSQL counter under load', () => {
   });
 });
 
+describe('the PostgreSQL counter with overlapping round trips', () => {
+  it("counts each hit once when a caller's upsert goes out while the interval's sync is still out", async () => {
+    const hit = postgresHit(t.database.db, 20);
+    const key = `test:${randomUUID()}`;
+    await hit(key, 60_000);
+    for (let i = 0; i < 4; i++) await hit(key, 60_000);
+    let late: Promise<unknown> = Promise.resolve();
+    // The row held by another transaction (on PGlite: its one connection held): the interval's sync
+    // of those four waits, and a hit past the interval sends its upsert meanwhile.
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from rate_limits where key = ${key} for update`);
+      await sleep(60);
+      late = hit(key, 60_000);
+      await sleep(20);
+    });
+    await late;
+    await sleep(SYNC_GAP_MS);
+    expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 6 }]);
+    expect((await hit(key, 60_000)).current).toBe(7);
+  });
+});
+
 describe.skipIf(!onPostgres)('rate limits shared through PostgreSQL', () => {
   const apps: FastifyInstance[] = [];
   afterAll(async () => {

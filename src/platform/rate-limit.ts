@@ -23,8 +23,10 @@ const UPSERT = (rows: string) => sql`
 interface Counter {
   /** The shared count at the last sync, this instance's hits included. */
   known: number;
-  /** Hits counted here since the last sync. */
+  /** Hits counted here and not sent yet. */
   pending: number;
+  /** Hits sent and not answered yet: a hit-path upsert and the interval's sync may overlap, and each sends only its own. */
+  sending: number;
   syncedAt: number;
   resetAt: number;
   windowMs: number;
@@ -45,33 +47,53 @@ export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void =
   const counters = new Map<string, Counter>();
   let timer: NodeJS.Timeout | null = null;
 
-  const upsert = async (rows: Row[]) => {
-    const answers = await queryRows<{ key: string; current: number; ttl: number }>(db, UPSERT(JSON.stringify(rows)), { prepare: 'rate-limit' });
+  // Sends the counters' pending hits (moved to `sending` first, so that nothing is sent twice); a
+  // failed upsert puts them back for the next sync.
+  const upsert = async (keys: string[]) => {
+    const rows: Row[] = [];
+    const sent = new Map<string, { c: Counter; n: number }>();
+    for (const key of keys) {
+      const c = counters.get(key);
+      if (!c || c.pending <= 0) continue;
+      rows.push({ key, n: c.pending, window_ms: c.windowMs });
+      sent.set(key, { c, n: c.pending });
+      c.sending += c.pending;
+      c.pending = 0;
+    }
+    if (rows.length === 0) return;
+    let answers: Array<{ key: string; current: number; ttl: number }>;
+    try {
+      answers = await queryRows(db, UPSERT(JSON.stringify(rows)), { prepare: 'rate-limit' });
+    } catch (error) {
+      for (const { c, n } of sent.values()) {
+        c.sending -= n;
+        c.pending += n;
+      }
+      throw error;
+    }
     const now = Date.now();
     // By key: a sync carries every busy key, so a search per answer would grow with their square.
-    const sent = new Map(rows.map((r) => [r.key, r.n]));
     for (const answer of answers) {
-      const c = counters.get(answer.key);
-      const n = sent.get(answer.key);
-      if (!c || n === undefined) continue;
-      c.pending -= n;
-      c.known = Number(answer.current);
-      c.syncedAt = now;
-      c.resetAt = now + Number(answer.ttl);
+      const one = sent.get(answer.key);
+      if (!one) continue;
+      one.c.sending -= one.n;
+      one.c.known = Number(answer.current);
+      one.c.syncedAt = now;
+      one.c.resetAt = now + Number(answer.ttl);
     }
   };
 
   const sync = async () => {
     timer = null;
     const now = Date.now();
-    const rows: Row[] = [];
+    const keys: string[] = [];
     for (const [key, c] of counters) {
-      if (c.pending > 0) rows.push({ key, n: c.pending, window_ms: c.windowMs });
-      else if (c.resetAt <= now) counters.delete(key);
+      if (c.pending > 0) keys.push(key);
+      else if (c.resetAt <= now && c.sending === 0) counters.delete(key);
     }
-    if (rows.length === 0) return;
+    if (keys.length === 0) return;
     // A failed sync keeps the hits for the next one; they were answered already.
-    await upsert(rows).catch((error: unknown) => {
+    await upsert(keys).catch((error: unknown) => {
       warn(error);
       timer ??= setTimeout(sync, syncMs * 10).unref();
     });
@@ -80,16 +102,16 @@ export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void =
   return async (key, windowMs) => {
     const now = Date.now();
     let c = counters.get(key);
-    if (!c || c.resetAt <= now) counters.set(key, (c = { known: 0, pending: 0, syncedAt: 0, resetAt: now + windowMs, windowMs }));
+    if (!c || c.resetAt <= now) counters.set(key, (c = { known: 0, pending: 0, sending: 0, syncedAt: 0, resetAt: now + windowMs, windowMs }));
     c.pending++;
     if (now - c.syncedAt >= syncMs) {
-      // Marked before the round trip: hits meanwhile wait for the next sync instead of counting twice.
+      // Marked before the round trip: hits meanwhile wait for the next sync.
       c.syncedAt = now;
-      await upsert([{ key, n: c.pending, window_ms: windowMs }]);
+      await upsert([key]);
     } else {
       timer ??= setTimeout(sync, syncMs).unref();
     }
-    return { current: c.known + c.pending, ttl: Math.max(0, c.resetAt - Date.now()) };
+    return { current: c.known + c.sending + c.pending, ttl: Math.max(0, c.resetAt - Date.now()) };
   };
 }
 
