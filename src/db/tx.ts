@@ -26,7 +26,8 @@ function pgError(error: unknown): { code: string; constraint?: string } | undefi
 const pgCode = (error: unknown): string | undefined => pgError(error)?.code;
 
 // Two placements that read the same neighbours may draw the same rank (tasks/board/ranks.ts); the
-// column's unique ranks are checked at COMMIT, and the rerun reads the winner's rank.
+// column's unique ranks are checked at the end of the placing statement (migration 0018), and the
+// rerun reads the winner's rank.
 const RETRYABLE_CLASHES = new Set(['task_stages_stage_order_key']);
 
 function retryable(error: unknown): boolean {

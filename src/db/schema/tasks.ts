@@ -55,8 +55,8 @@ export const tasks = pgTable(
 /**
  * Where a task sits on boards: one column per project, `pinned` marks the home one. Positions are
  * dense per column; an archived task keeps its row with a null position (restore brings it back).
- * (stage_id, order) is unique through a deferrable constraint added in a custom migration, so a
- * renumbering statement may pass through transient duplicates.
+ * (stage_id, order) is unique through a deferrable constraint added in a custom migration (checked at
+ * the end of each statement, 0018), so a renumbering statement may pass through transient duplicates.
  */
 export const taskStages = pgTable(
   'task_stages',

@@ -82,7 +82,7 @@ export const appendedRankSql = (stageId: number): SQL =>
 /**
  * k ranks strictly between the neighbours, or null when there is no room for them. Each is drawn at
  * random within its share of the room, so that concurrent placements at one spot (which read the
- * same neighbours) rarely take the same rank: ranks are unique per column (checked at COMMIT), and
+ * same neighbours) rarely take the same rank: ranks are unique per column (checked per statement), and
  * the rare clash is retried as a whole transaction (db/tx.ts).
  */
 function spread(at: number, lo: number | null, hi: number | null, top: number | null, k: number): number[] | null {
