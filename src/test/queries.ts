@@ -4,18 +4,22 @@ const RATE_LIMIT = 'insert into rate_limits';
 
 /** How many statements the app sent to the database while `run` ran that `counts` accepts (by their SQL text). */
 export async function countStatements(kit: TestKit, run: () => Promise<unknown>, counts: (text: string) => boolean = () => true): Promise<number> {
-  const client = (kit.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = client.query;
+  const client = (kit.database.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
   let n = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
-    if (counts(typeof first === 'string' ? first : (first?.text ?? ''))) n++;
-    return original.apply(this, args);
-  };
+  // PGlite runs named statements through queryPrepared (db/pglite-prepared.ts), text first as well.
+  const methods = ['query', 'queryPrepared'].filter((m) => typeof client[m] === 'function');
+  const originals = methods.map((m) => client[m]!);
+  methods.forEach((m, i) => {
+    client[m] = function (this: unknown, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string } | undefined;
+      if (counts(typeof first === 'string' ? first : (first?.text ?? ''))) n++;
+      return originals[i]!.apply(this, args);
+    };
+  });
   try {
     await run();
   } finally {
-    client.query = original;
+    methods.forEach((m, i) => (client[m] = originals[i]!));
   }
   return n;
 }
