@@ -16,8 +16,11 @@ import { Drain, registerJob, wakeAfterCommit } from '../../platform/jobs.js';
 export const ANALYTICS_DRAIN_JOB = 'analytics.drain';
 
 // Queue rows per round: a task's create queues about four, so a round syncs some 250 tasks and holds
-// the organization's lock for one statement of that size.
+// the organization's lock for one statement of that size. PGlite runs that statement on the service's
+// thread (200–400 ms for a full round, every request waiting), so there the background drainer takes
+// smaller rounds with requests served between them.
 const BATCH = 1000;
+const PGLITE_BACKGROUND_BATCH = 200;
 // Commits arriving within this wait share one round (and its upserts of the same rollup rows). A
 // round syncs its tasks for a fixed cost of a few milliseconds plus about 0.25 ms each: at 20 ms a
 // busy organization paid that fixed cost every few writes (0.7 ms of database CPU per created task,
@@ -33,10 +36,10 @@ const MAX_ATTEMPTS = 4;
  * many (0: none left). A round that lost a deadlock, or met a project deleted since its snapshot
  * (its rollup insert then fails the foreign key), rolled back whole and is run again.
  */
-async function drainRound(db: Queryable, organizationId: number | null): Promise<number> {
+async function drainRound(db: Queryable, organizationId: number | null, batch = BATCH): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const [row] = await queryRows<{ n: number }>(db, sql`select analytics_drain(${organizationId}::bigint, ${BATCH}::int) as n`, { prepare: 'analytics-drain' });
+      const [row] = await queryRows<{ n: number }>(db, sql`select analytics_drain(${organizationId}::bigint, ${batch}::int) as n`, { prepare: 'analytics-drain' });
       return Number(row?.n ?? 0);
     } catch (error) {
       if (attempt < MAX_ATTEMPTS && (isRetryable(error) || pgCode(error) === '23503')) continue;
@@ -92,14 +95,15 @@ class QueueDrainer {
 
   private async round(): Promise<number> {
     const db = this.app.database.db;
+    const batch = this.app.database.kind === 'pglite' ? PGLITE_BACKGROUND_BATCH : BATCH;
     let n = 0;
     for (const org of this.woken) {
-      n = await drainRound(db, org);
+      n = await drainRound(db, org, batch);
       if (n > 0) break;
       this.woken.delete(org);
     }
     if (n === 0 && this.sweeping) {
-      n = await drainRound(db, null);
+      n = await drainRound(db, null, batch);
       this.sweeping = n > 0;
     }
     this.drainedSinceVacuum += n;
