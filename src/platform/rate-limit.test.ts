@@ -86,6 +86,20 @@ describe('the PostgreSQL counter under load', () => {
   });
 });
 
+describe('the PostgreSQL counter as the app closes', () => {
+  it('sends the last interval\'s hits on close, and counts later ones in memory without a timer', async () => {
+    const hit = postgresHit(t.database.db, 60_000);
+    const key = `test:${randomUUID()}`;
+    for (let i = 1; i <= 3; i++) expect((await hit(key, 60_000)).current).toBe(i);
+    expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 1 }]);
+    await hit.close();
+    expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 3 }]);
+    expect((await hit(key, 60_000)).current).toBe(4);
+    await sleep(SYNC_GAP_MS);
+    expect(await t.sql(sql`select count from rate_limits where key = ${key}`)).toEqual([{ count: 3 }]);
+  });
+});
+
 describe('the PostgreSQL counter with overlapping round trips', () => {
   it("counts each hit once when a caller's upsert goes out while the interval's sync is still out", async () => {
     const hit = postgresHit(t.database.db, 20);

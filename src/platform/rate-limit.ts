@@ -43,9 +43,10 @@ type Row = { key: string; n: number; window_ms: number };
  * the read cache keeps answering without touching the database, and N instances can overshoot a
  * limit by at most what each counts in one interval.
  */
-export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void = () => {}): Hit {
+export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void = () => {}): Hit & { close(): Promise<void> } {
   const counters = new Map<string, Counter>();
   let timer: NodeJS.Timeout | null = null;
+  let closed = false;
 
   // Sends the counters' pending hits (moved to `sending` first, so that nothing is sent twice); a
   // failed upsert puts them back for the next sync.
@@ -99,11 +100,13 @@ export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void =
     });
   };
 
-  return async (key, windowMs) => {
+  const hit: Hit = async (key, windowMs) => {
     const now = Date.now();
     let c = counters.get(key);
     if (!c || c.resetAt <= now) counters.set(key, (c = { known: 0, pending: 0, sending: 0, syncedAt: 0, resetAt: now + windowMs, windowMs }));
     c.pending++;
+    // Requests still in flight while the app closes are counted here only.
+    if (closed) return { current: c.known + c.sending + c.pending, ttl: Math.max(0, c.resetAt - now) };
     if (now - c.syncedAt >= syncMs) {
       // Marked before the round trip: hits meanwhile wait for the next sync.
       c.syncedAt = now;
@@ -113,6 +116,15 @@ export function postgresHit(db: Db, syncMs = 100, warn: (err: unknown) => void =
     }
     return { current: c.known + c.sending + c.pending, ttl: Math.max(0, c.resetAt - Date.now()) };
   };
+  // Before the pool closes: the last interval's hits are sent now, and no timer fires on a closed pool.
+  const close = async () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    await sync();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+  return Object.assign(hit, { close });
 }
 
 // Atomic on the Redis server: the first hit of a window (or a key left without expiry) sets it.
@@ -198,7 +210,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, da
   if (config.redisUrl) {
     store = sharedStore(redisHit(await connectRedis(app, config.redisUrl), `${config.redisKeyPrefix}rl:`), config.rateLimitNamespace, warn);
   } else if (database.kind === 'postgres') {
-    store = sharedStore(postgresHit(database.db, 100, warn), config.rateLimitNamespace, warn);
+    const hit = postgresHit(database.db, 100, warn);
+    app.addHook('preClose', () => hit.close());
+    store = sharedStore(hit, config.rateLimitNamespace, warn);
     registerJob(app, {
       name: 'rate-limits.purge',
       intervalMs: 5 * 60_000,
