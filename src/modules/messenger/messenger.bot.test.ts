@@ -116,7 +116,7 @@ describe('the messenger bot', () => {
     // A reply to something that is not a task notification: a hint, nothing posted.
     fake.say({ id: chat }, { id: chat }, 'hello?', fake.messagesTo(chat)[0]!.messageId);
     await eventually(() => expect(fake.messagesTo(chat).at(-1)!.text).toContain('Reply to a task notification'));
-  });
+  }, 60_000); // several round trips through the fake Telegram, each waited for: slow on a loaded machine
 
   it('waits out a 429 retry_after without losing or repeating the message; a blocked bot makes the integration inactive', async () => {
     const { owner, stages, editor } = await assignedBoard();
