@@ -153,7 +153,7 @@ function fire(url: string, connections: number, duration: number, requests: auto
  * CPU ticks used so far by each PostgreSQL backend serving the bench database (named in its process
  * title), by pid; null on PGlite, whose engine runs inside the service's process.
  */
-function databaseTicks(url: string | undefined): Map<number, number> | null {
+export function databaseTicks(url: string | undefined): Map<number, number> | null {
   if (!url) return null;
   const name = new URL(url).pathname.slice(1);
   const ticks = new Map<number, number>();
@@ -174,7 +174,7 @@ function databaseTicks(url: string | undefined): Map<number, number> | null {
  * CPU seconds the bench database's backends used between two readings: those alive at the end,
  * less what they had used at the start (a pooled connection closed meanwhile had been idle).
  */
-function databaseCpuSince(before: Map<number, number> | null, url: string | undefined): number | null {
+export function databaseCpuSince(before: Map<number, number> | null, url: string | undefined): number | null {
   const after = databaseTicks(url);
   if (!before || !after) return null;
   let ticks = 0;

@@ -18,9 +18,9 @@ import { registerHygiene } from './platform/hygiene.js';
 import { EventBus } from './platform/event-bus.js';
 import { EventHub } from './platform/realtime.js';
 import { ReadCache, registerReadCache } from './platform/read-cache.js';
-import { registerJob, startJobs, stopJobs } from './platform/jobs.js';
+import { startJobs, stopJobs } from './platform/jobs.js';
+import { registerEmbeddedMaintenance } from './db/maintenance.js';
 import { registerMetrics } from './platform/metrics.js';
-import { sql } from 'drizzle-orm';
 import { modules } from './modules/index.js';
 import { registerWebClient } from './platform/web-client.js';
 
@@ -122,11 +122,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerReadCache(app, readCache);
   registerMetrics(app, config);
 
-  if (database.kind === 'pglite') {
-    // The embedded engine runs without autovacuum: without fresh statistics the planner picks
-    // nested loops over whole tables as the data grows.
-    registerJob(app, { name: 'db.analyze', intervalMs: 10 * 60_000, exclusive: false, run: async (a) => void (await a.database.db.execute(sql`analyze`)) });
-  }
+  // The embedded engine runs without autovacuum.
+  if (database.kind === 'pglite') registerEmbeddedMaintenance(app);
   for (const mod of modules) await app.register(mod);
   await registerWebClient(app);
   await app.ready();

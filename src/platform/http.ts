@@ -25,7 +25,22 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, tot
   }
 }
 
+/*
+ * PostgreSQL's text form of a UTC timestamp (`2026-11-26 10:40:15.363456+00`), which the read
+ * paths receive thousands of times per board. Rewritten as text, it is what Date would answer
+ * (fractions truncated to milliseconds, as V8 does); any other form goes through Date. Years
+ * before 1000 too: V8's parser reads some of them differently, and the answer must not change.
+ */
+const PG_UTC = /^([1-9]\d{3}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
 /** ISO 8601 with milliseconds, or null. */
-export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+export const iso = (d: Date | string | null | undefined): string | null => {
+  if (d == null) return null;
+  if (typeof d === 'string') {
+    const m = PG_UTC.exec(d);
+    if (m) return `${m[1]}T${m[2]}.${m[3] === undefined ? '000' : (m[3] + '00').slice(0, 3)}Z`;
+  }
+  return new Date(d).toISOString();
+};
 export const isoDate = (d: Date | string | null | undefined): string | null =>
   d == null ? null : typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : new Date(d).toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, id, ref, ts, updatedAt } from './columns.js';
+import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, ts, updatedAt, tsvector } from './columns.js';
 import { organizations } from './organizations.js';
 import { spaces } from './spaces.js';
 import { users } from './users.js';
@@ -11,7 +11,6 @@ export const AI_SOURCE_TYPES = ['page', 'reglament', 'project-documentation'] as
 export type AiSourceType = (typeof AI_SOURCE_TYPES)[number];
 export const INDEXING_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 // One model configuration per organization. The API key is stored encrypted (platform/secrets.ts,
 // bound to the organization), never in plain text; its last four characters are kept for reads.

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { createdAt, id, ref, ts, updatedAt } from './columns.js';
+import { createdAt, id, ref, ts, tsvector, updatedAt } from './columns.js';
 import { organizations } from './organizations.js';
 import { projects, stages } from './projects.js';
 import { spaces } from './spaces.js';
@@ -32,6 +32,12 @@ export const tasks = pgTable(
     archivedAt: ts('archived_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Full-text search (GET /tasks/search) over name and description, stored so a search reads it
+    // instead of parsing every matching text again (migration 0019). 'simple': no language is
+    // assumed; left(): a tsvector holds at most 1 MB, and a 1 MiB description must never fail its insert.
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      (): SQL => sql`to_tsvector('simple'::regconfig, left(coalesce(${tasks.name}, '') || ' ' || coalesce(${tasks.description}, ''), 100000))`,
+    ),
   },
   (t) => [
     index('tasks_space_idx').on(t.spaceId, t.status),
@@ -43,10 +49,7 @@ export const tasks = pgTable(
     index('tasks_project_status_idx').on(t.projectId, t.status),
     index('tasks_archived_idx').on(t.projectId, t.archivedAt).where(sql`${t.archivedAt} is not null`),
     index('tasks_status_changed_idx').on(t.organizationId, t.dateStatusChanged),
-    // Full-text search (GET /tasks/search) over name and description; the query repeats this exact
-    // expression (tasks/search/search.vectors.ts). 'simple': no language is assumed; left(): a
-    // tsvector holds at most 1 MB, and a 1 MiB description must never fail its insert.
-    index('tasks_search_idx').using('gin', sql`to_tsvector('simple'::regconfig, left(coalesce(${t.name}, '') || ' ' || coalesce(${t.description}, ''), 100000))`),
+    index('tasks_search_idx').using('gin', t.searchVector),
     check('tasks_status_check', sql`${t.status} between 0 and 3`),
     check('tasks_importance_check', sql`${t.importance} between -1 and 3`),
   ],
@@ -68,7 +71,13 @@ export const taskStages = pgTable(
     order: integer('order'),
     pinned: boolean('pinned').notNull().default(true),
   },
-  (t) => [primaryKey({ columns: [t.taskId, t.projectId] }), index('task_stages_stage_idx').on(t.stageId, t.order), index('task_stages_project_idx').on(t.projectId)],
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.projectId] }),
+    index('task_stages_stage_idx').on(t.stageId, t.order),
+    index('task_stages_project_idx').on(t.projectId),
+    // Tasks linked into another project than their home one, for the readable-task condition (migration 0019).
+    index('task_stages_linked_idx').on(t.organizationId, t.projectId).where(sql`not ${t.pinned}`),
+  ],
 );
 
 export const taskHistory = pgTable(
@@ -203,11 +212,12 @@ export const taskMessages = pgTable(
     editedAt: ts('edited_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Full-text search over chat texts (GET /tasks/search), stored as the task's own (migration 0019).
+    searchVector: tsvector('search_vector').generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, left(${taskMessages.text}, 100000))`),
   },
   (t) => [
     index('task_messages_task_idx').on(t.taskId, t.id),
-    // Full-text search over chat texts (GET /tasks/search); same expression as in the query.
-    index('task_messages_search_idx').using('gin', sql`to_tsvector('simple'::regconfig, left(${t.text}, 100000))`),
+    index('task_messages_search_idx').using('gin', t.searchVector),
   ],
 );
 

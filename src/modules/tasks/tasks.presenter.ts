@@ -3,11 +3,13 @@ import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 import { denseOrderOf } from './board/ranks.js';
+import { loadBoardRecords } from './task-records.js';
 
 /**
  * The board read path. Everything a task form needs for any number of tasks comes from ONE
- * statement (`id = any($ids)`, children aggregated per task), so a board of 10,000 tasks costs the
- * same single query as a task of its own.
+ * statement (`id = any($ids)`: for a few tasks the children aggregated per task, for a board one
+ * array per child table, task-records.ts), so a board of 10,000 tasks costs the same single query
+ * as a task of its own.
  */
 
 type Stamp = Date | string;
@@ -56,26 +58,20 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 /*
  * A placement's `order` is its dense position in the column, computed here from the stored ranks
- * (tasks/board/ranks.ts). For one task: the tasks before it, counted on the (stage_id, order) index.
- * For many (a board): the columns they sit in ranked once, joined by hash, since counting per task
- * would read a column once per task in it.
+ * (tasks/board/ranks.ts). For one task or a few (a search page, a drill-down): the tasks before each
+ * placement, counted on the (stage_id, order) index, which reads only the entries before it; ranking
+ * whole columns instead read every task of each column the few sit in (a 20-task page over 20
+ * columns of a 100,000-task organization ranked 20,000 placements). For many (a board,
+ * task-records.ts): the columns they sit in ranked once, since counting per task would read a
+ * column once per task in it.
  */
+const FEW = 50;
 const stageJson = (order: SQL) =>
   sql`json_agg(json_build_object('stageId', ts.stage_id, 'order', ${order}, 'pinned', ts.pinned, 'projectId', ts.project_id)
                order by ts.pinned desc, ts.project_id)`;
 
 const stagesOfOne = sql`(select ${stageJson(sql`case when ts."order" is null then null else ${denseOrderOf('ts')} end`)}
        from task_stages ts where ts.task_id = t.id)`;
-
-const denseStagesOf = (taskIds: number[]) =>
-  sql`with dense as (
-        select task_id, stage_id, (row_number() over (partition by stage_id order by "order", task_id) - 1)::int as pos
-        from task_stages where "order" is not null
-          and stage_id in (select stage_id from task_stages where task_id = any(${idArray(taskIds)}) and "order" is not null)),
-      st as (
-        select ts.task_id, ${stageJson(sql`d.pos`)} as stages
-        from task_stages ts left join dense d on d.task_id = ts.task_id and d.stage_id = ts.stage_id
-        where ts.task_id = any(${idArray(taskIds)}) group by ts.task_id)`;
 
 /** Full task records for the given ids, in the order given; ids not in the organization are skipped. */
 export async function loadTaskRecords(
@@ -88,6 +84,8 @@ export async function loadTaskRecords(
   } = {},
 ): Promise<TaskRecord[]> {
   if (taskIds.length === 0) return [];
+  if (taskIds.length > FEW && !options.rank) return loadBoardRecords(db, organizationId, taskIds);
+  // One task, a few, or (rank asked) any number: the task's children by per-task subqueries.
   // One array parameter: the statement text stays the same whatever the count, so it is prepared
   // once per connection. Each child table is aggregated per task by an index probe on task_id.
   // One task by `=`: PostgreSQL then keeps the prepared statement's generic plan (its estimate for
@@ -97,13 +95,12 @@ export async function loadTaskRecords(
   const one = single ? sql`t.id = ${taskIds[0]}` : sql`t.id = any(${idArray(taskIds)})`;
   const rows = await queryRows<LoadedRow>(
     db,
-    sql`${single ? sql`` : denseStagesOf(taskIds)}
-        select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",
+    sql`select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",
           t.date_end as "dateEnd", t.date_begin_without_time as "dateBeginWithoutTime", t.date_end_without_time as "dateEndWithoutTime",
           t.date_move as "dateMove", t.date_status_changed as "dateStatusChanged", t.block_reason as "blockReason", t.importance,
           t.plan_time as "planTime", coalesce(t.description, '') <> '' as "hasDescription", t.archived_at as "archivedAt",
           t.created_at as "createdAt", t.updated_at as "updatedAt",
-          ${single ? stagesOfOne : sql`st.stages`} as stages,
+          ${stagesOfOne} as stages,
           (select json_agg(a.user_id order by a.created_at, a.user_id) from task_assignees a where a.task_id = t.id) as assignees,
           (select json_agg(m.user_id order by m.created_at, m.user_id) from task_members m where m.task_id = t.id) as members,
           (select json_agg(l.label_id order by l.created_at, l.label_id) from task_labels l where l.task_id = t.id) as labels,
@@ -120,7 +117,7 @@ export async function loadTaskRecords(
           exists (select 1 from task_messages m where m.task_id = t.id) as "hasMessages",
           (select sum(r.hours)::float8 from time_records r where r.task_id = t.id) as "factTime"
           ${options.rank ? sql`, ${options.rank} as rank` : sql``}
-        from tasks t ${single ? sql`` : sql`left join st on st.task_id = t.id`} where ${one} and t.organization_id = ${organizationId}`,
+        from tasks t where ${one} and t.organization_id = ${organizationId}`,
     { prepare: single ? 'task-record' : 'task-records' },
   );
   const byId = new Map(rows.map((t) => [Number(t.id), t]));
@@ -206,12 +203,12 @@ export function presentTask(r: TaskRecord): TaskDto {
     hasMessages: r.hasMessages,
     hasDescription: r.hasDescription,
     members: r.members,
-    list: r.list.map((s) => ({ ...s, order: String(s.order) })),
+    list: r.list.map((s) => ({ id: s.id, name: s.name, isChecked: s.isChecked, taskId: s.taskId, childTaskId: s.childTaskId, order: String(s.order) })),
     checklist: { items: r.list.length, itemsChecked: r.list.filter((s) => s.isChecked).length },
     cover: r.cover,
     planTime: r.planTime,
     factTime: r.factTime,
-    inspectors: r.inspectors.map((i) => ({ ...i, updatedAt: iso(i.updatedAt)! })),
+    inspectors: r.inspectors.map((i) => ({ userId: i.userId, status: i.status, comment: i.comment, updatedAt: iso(i.updatedAt)! })),
   };
 }
 

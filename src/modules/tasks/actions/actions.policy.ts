@@ -71,16 +71,24 @@ export async function readableTaskIds(db: Queryable, actor: Actor, taskIds: numb
 
 /**
  * SQL condition for set-based lists: task `t` sits in a live project shown (at home or linked) in
- * a space the caller can read. The readable spaces are asked for once per request.
+ * a space the caller can read. The readable spaces are asked for once per request. Written as two
+ * hashed sets rather than a probe of each task's placements: the task's home project (`t.project_id`,
+ * the project of its pinned placement, columns.ts keeps them together) among the readable projects,
+ * or the task among those linked (not pinned) into one. A search matching most of a 100,000-task
+ * organization paid two index probes per match for the probe, and its plan's estimated cost set
+ * PostgreSQL compiling it (JIT, 0.4 s).
  */
 export async function readableTasksCondition(db: Queryable, actor: Actor): Promise<SQL> {
-  const live = sql`select 1 from task_stages ts join projects p on p.id = ts.project_id and p.deleted_at is null where ts.task_id = t.id`;
-  if (orgWide(actor)) return sql`exists (${live})`;
-  const spaceIds = await readableSpaceIds(db, actor);
-  if (spaceIds.length === 0) return sql`false`;
-  const ids = idArray(spaceIds);
-  return sql`exists (${live} and (p.space_id = any(${ids})
-    or exists (select 1 from project_spaces ps where ps.project_id = p.id and ps.space_id = any(${ids}))))`;
+  const org = actor.organizationId;
+  let projects = sql`select p.id from projects p where p.organization_id = ${org} and p.deleted_at is null`;
+  if (!orgWide(actor)) {
+    const spaceIds = await readableSpaceIds(db, actor);
+    if (spaceIds.length === 0) return sql`false`;
+    const ids = idArray(spaceIds);
+    projects = sql`${projects} and (p.space_id = any(${ids}) or exists (select 1 from project_spaces ps where ps.project_id = p.id and ps.space_id = any(${ids})))`;
+  }
+  return sql`(t.project_id in (${projects})
+    or t.id in (select ts.task_id from task_stages ts where ts.organization_id = ${org} and not ts.pinned and ts.project_id in (${projects})))`;
 }
 
 /** A user named in the path must belong to the caller's organization (404 otherwise). */

@@ -61,6 +61,45 @@ describe('GET /tasks/search', () => {
     expectProblem(await t.as(b.reader).get('/tasks/search'), 400, 'VALIDATION_FAILED');
   });
 
+  it('finds a task by its new words once renamed or described again, and no longer by the old ones', async () => {
+    const b = await boardWithRoles(t);
+    const task = await b.f.task(b.owner, b.stageIds[0]!, { name: 'walrus inventory' });
+    const [other] = await tasksIn(t, b.owner, b.stageIds[0]!, 1);
+    expect(ids(await t.as(b.reader).get(search('walrus')))).toEqual([task.id]);
+
+    expect((await t.as(b.owner).patch(`/tasks/${task.id}/name`, { name: 'narwhal inventory' })).statusCode).toBe(200);
+    expect(ids(await t.as(b.reader).get(search('walrus')))).toEqual([]);
+    expect(ids(await t.as(b.reader).get(search('narwhal')))).toEqual([task.id]);
+
+    expect((await t.as(b.owner).patch(`/tasks/${other}/description`, { description: 'count the narwhal tusks' })).statusCode).toBe(200);
+    const res = await t.as(b.reader).get(search('narwhal'));
+    expect(res.headers['x-total-count']).toBe('2');
+    expect(new Set(ids(res))).toEqual(new Set([task.id, other]));
+  });
+
+  it('counts every match past the page it answers, best match first across pages', async () => {
+    const b = await boardWithRoles(t);
+    const org = b.owner.organizationId;
+    const strong = await b.f.task(b.owner, b.stageIds[0]!, { name: 'otter otter otter' });
+    const plain = await tasksIn(t, b.owner, b.stageIds[1]!, 4);
+    for (const id of plain) await t.as(b.owner).patch(`/tasks/${id}/name`, { name: `otter ${id}` });
+    const chatOnly = await b.f.task(b.owner, b.stageIds[0]!, { name: 'unrelated' });
+    await t.sql(sql`insert into task_messages (organization_id, task_id, author_id, text) values (${org}, ${chatOnly.id}, ${b.owner.id}, 'otter')`);
+
+    const first = await t.as(b.reader).get(`${search('otter')}&limit=2`);
+    expect(first.headers['x-total-count']).toBe('6');
+    expect(ids(first)[0]).toBe(strong.id);
+    const all = ids(await t.as(b.reader).get(search('otter')));
+    expect(all).toHaveLength(6);
+    expect(all.at(-1)).toBe(chatOnly.id);
+    // Equal ranks: the later task first.
+    expect(all.slice(1, 5)).toEqual([...plain].sort((x, y) => y - x));
+    expect(ids(await t.as(b.reader).get(`${search('otter')}&limit=2&offset=2`))).toEqual(all.slice(2, 4));
+    const past = await t.as(b.reader).get(`${search('otter')}&limit=2&offset=10`);
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('6');
+  });
+
   it('searches through the GIN indexes', async () => {
     const plan = async (query: ReturnType<typeof sql>) => {
       const rows = await t.database.db.transaction(async (tx) => {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 
-// The search expressions, written exactly as the GIN indexes in db/schema/tasks.ts define them
-// (tasks_search_idx, task_messages_search_idx): PostgreSQL uses an expression index only for the
-// same expression. 'simple' configuration: lower-cased words, no stemming, no language assumed.
+// The stored search vectors of tasks and chat messages (migration 0019), each under its GIN index
+// (tasks_search_idx, task_messages_search_idx). 'simple' configuration: lower-cased words, no
+// stemming, no language assumed.
 
-export const taskVector = sql`to_tsvector('simple'::regconfig, left(coalesce(t.name, '') || ' ' || coalesce(t.description, ''), 100000))`;
-export const messageVector = sql`to_tsvector('simple'::regconfig, left(m.text, 100000))`;
+export const taskVector = sql`t.search_vector`;
+export const messageVector = sql`m.search_vector`;
