@@ -1,6 +1,48 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
-import type { TaskRecord } from './tasks.presenter.js';
+
+export type Stamp = Date | string;
+type MaybeStamp = Stamp | null;
+
+/** A task's own columns, as every task form reads them. */
+export interface TaskRow {
+  id: number;
+  spaceId: number;
+  name: string;
+  creatorId: number | null;
+  color: string | null;
+  status: number;
+  dateBegin: MaybeStamp;
+  dateEnd: MaybeStamp;
+  dateBeginWithoutTime: string | null;
+  dateEndWithoutTime: string | null;
+  dateMove: MaybeStamp;
+  dateStatusChanged: MaybeStamp;
+  blockReason: string | null;
+  importance: number;
+  planTime: number;
+  hasDescription: boolean;
+  archivedAt: MaybeStamp;
+  createdAt: Stamp;
+  updatedAt: Stamp;
+}
+
+/** A task with everything its three response forms are made from. */
+export interface TaskRecord extends TaskRow {
+  stages: Array<{ stageId: number; order: number | null; pinned: boolean; projectId: number }>;
+  tags: number[];
+  parentTaskIds: number[];
+  responsibleUserId: number[];
+  members: number[];
+  list: Array<{ id: number; name: string; isChecked: boolean; taskId: number; childTaskId: number | null; order: number }>;
+  cover: { id: number; height: number; width: number; pictureUid: string; dominantColor: string; taskId: number } | null;
+  inspectors: Array<{ userId: number; status: number; comment: string | null; updatedAt: Stamp }>;
+  hasMessages: boolean;
+  factTime: number;
+  /** Only when asked for: the caller's rank on the task (see tasks.policy taskRankSql). */
+  rank?: number | null;
+}
+
 
 /*
  * The task records of a board (many tasks at once) in one statement that answers one row: per

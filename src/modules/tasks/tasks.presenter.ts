@@ -3,7 +3,9 @@ import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 import { denseOrderOf } from './board/ranks.js';
-import { loadBoardRecords } from './task-records.js';
+import { loadBoardRecords, type TaskRecord, type TaskRow } from './task-records.js';
+
+export type { TaskRecord };
 
 /**
  * The board read path. Everything a task form needs for any number of tasks comes from ONE
@@ -11,47 +13,6 @@ import { loadBoardRecords } from './task-records.js';
  * array per child table, task-records.ts), so a board of 10,000 tasks costs the same single query
  * as a task of its own.
  */
-
-type Stamp = Date | string;
-type MaybeStamp = Stamp | null;
-
-interface TaskRow {
-  id: number;
-  spaceId: number;
-  name: string;
-  creatorId: number | null;
-  color: string | null;
-  status: number;
-  dateBegin: MaybeStamp;
-  dateEnd: MaybeStamp;
-  dateBeginWithoutTime: string | null;
-  dateEndWithoutTime: string | null;
-  dateMove: MaybeStamp;
-  dateStatusChanged: MaybeStamp;
-  blockReason: string | null;
-  importance: number;
-  planTime: number;
-  hasDescription: boolean;
-  archivedAt: MaybeStamp;
-  createdAt: Stamp;
-  updatedAt: Stamp;
-}
-
-/** A task with everything its three response forms are made from. */
-export interface TaskRecord extends TaskRow {
-  stages: Array<{ stageId: number; order: number | null; pinned: boolean; projectId: number }>;
-  tags: number[];
-  parentTaskIds: number[];
-  responsibleUserId: number[];
-  members: number[];
-  list: Array<{ id: number; name: string; isChecked: boolean; taskId: number; childTaskId: number | null; order: number }>;
-  cover: { id: number; height: number; width: number; pictureUid: string; dominantColor: string; taskId: number } | null;
-  inspectors: Array<{ userId: number; status: number; comment: string | null; updatedAt: Stamp }>;
-  hasMessages: boolean;
-  factTime: number;
-  /** Only when asked for: the caller's rank on the task (see tasks.policy taskRankSql). */
-  rank?: number | null;
-}
 
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
