@@ -1,8 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { writeAboutUser } from '../../platform/context.js';
 import { emit } from '../../platform/events.js';
 import type { CloudDriveIntegrationDto } from './cloud-drive.schemas.js';
-import type { DriveDeps } from './cloud-drive.tokens.js';
 
 /**
  * A write about a user's drive made without their session (the callback, a refresh the provider
@@ -10,7 +10,7 @@ import type { DriveDeps } from './cloud-drive.tokens.js';
  * the organization the user acts in; a user with none gets the write without the event.
  */
 export function writeForDriveUser<T>(
-  deps: Pick<DriveDeps, 'app'>,
+  deps: { app: FastifyInstance },
   userId: number,
   fn: (db: Queryable, announce: (type: 'integration.connected' | 'integration.disconnected', payload: CloudDriveIntegrationDto) => void) => Promise<T>,
 ): Promise<T> {
