@@ -12,6 +12,7 @@ import * as schema from './schema/index.js';
 import { runMigrations } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { ownTransaction, pgliteOf, preparing, queryPrepared } from './pglite-prepared.js';
+import { TEXT_TYPE_OIDS } from './text-types.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -166,12 +167,9 @@ function oneTransactionPerTurn(): <T>(run: () => Promise<T>) => Promise<T> {
   };
 }
 
-// What drizzle's node-postgres driver leaves as text (timestamps, dates, intervals and their
-// arrays), so rows read either way look the same to the presenters.
-const AS_TEXT = new Set([1082, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
 const TEXT_TYPES = {
   getTypeParser: ((id: number, format?: 'text' | 'binary') =>
-    AS_TEXT.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
+    TEXT_TYPE_OIDS.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format)) as typeof pg.types.getTypeParser,
 };
 
 interface DrizzleInternals {

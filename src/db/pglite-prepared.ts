@@ -1,4 +1,5 @@
-import { PGlite, parse, protocol, types, type Transaction } from '@electric-sql/pglite';
+import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { TEXT_TYPE_OIDS } from './text-types.js';
 
 /**
  * Named prepared statements on PGlite. Its `query()` parses and plans every statement afresh (an
@@ -8,14 +9,8 @@ import { PGlite, parse, protocol, types, type Transaction } from '@electric-sql/
  * same names through node-postgres.
  */
 
-// Left as text, as drizzle's PGlite driver and the node-postgres path leave them, so rows read any
-// way look the same to the presenters.
-const AS_TEXT: Record<number, (value: string) => string> = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (value: string) => value]),
-);
+const AS_TEXT: Record<number, (value: string) => string> = Object.fromEntries([...TEXT_TYPE_OIDS].map((oid) => [oid, (value: string) => value]));
 
-// Parameter types of each prepared statement, per database (names are per session in PostgreSQL).
-const prepared = new WeakMap<PGlite, Map<string, number[]>>();
 // The database behind each open transaction object that drizzle holds as its session client.
 const owners = new WeakMap<object, PGlite>();
 
@@ -39,8 +34,10 @@ interface Preparing extends PGlite {
 
 /** Gives the database its `queryPrepared` method. */
 export function preparing(db: PGlite): void {
+  // Parameter types of each statement prepared on this database (names are per session in PostgreSQL).
+  const statements = new Map<string, number[]>();
   (db as Preparing).queryPrepared = async <T>(text: string, name: string, params: unknown[], inTransaction: boolean) => {
-    const run = () => db._runExclusiveQuery(() => execute<T>(db, name, text, params));
+    const run = () => db._runExclusiveQuery(() => execute<T>(db, statements, name, text, params));
     // Outside a transaction, wait for any open one to end, as PGlite's own query() does.
     if (inTransaction) return run();
     const rows = await db._runExclusiveTransaction(run);
@@ -54,9 +51,7 @@ export function queryPrepared<T>(target: { db: PGlite; inTransaction: boolean },
   return (target.db as Preparing).queryPrepared<T>(text, name, params, target.inTransaction);
 }
 
-async function execute<T>(db: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
-  let statements = prepared.get(db);
-  if (!statements) prepared.set(db, (statements = new Map()));
+async function execute<T>(db: PGlite, statements: Map<string, number[]>, name: string, text: string, params: unknown[]): Promise<T[]> {
   const send = async (message: Uint8Array) => (await db.execProtocol(message, { syncToFs: false })).messages;
   const messages: Awaited<ReturnType<typeof send>> = [];
   try {

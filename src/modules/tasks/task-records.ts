@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 
-export type Stamp = Date | string;
+type Stamp = Date | string;
 type MaybeStamp = Stamp | null;
 
 /** A task's own columns, as every task form reads them. */
@@ -42,7 +42,6 @@ export interface TaskRecord extends TaskRow {
   /** Only when asked for: the caller's rank on the task (see tasks.policy taskRankSql). */
   rank?: number | null;
 }
-
 
 /*
  * The task records of a board (many tasks at once) in one statement that answers one row: per
@@ -92,8 +91,8 @@ const CHILDREN: Array<[name: keyof Tables, table: string, columns: string, order
   ['inspectors', 'task_inspectors', 'x.user_id, x.status, x.comment, x.updated_at', 'x.created_at, x.id'],
 ];
 
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const num = (v: unknown): number => Number(v);
+export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const str = (v: unknown) => v as string;
 const strOrNull = (v: unknown) => v as string | null;
 

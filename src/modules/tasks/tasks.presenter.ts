@@ -3,7 +3,7 @@ import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 import { denseOrderOf } from './board/ranks.js';
-import { loadBoardRecords, type TaskRecord, type TaskRow } from './task-records.js';
+import { loadBoardRecords, num, numOrNull, type TaskRecord, type TaskRow } from './task-records.js';
 
 export type { TaskRecord };
 
@@ -13,9 +13,6 @@ export type { TaskRecord };
  * array per child table, task-records.ts), so a board of 10,000 tasks costs the same single query
  * as a task of its own.
  */
-
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /*
  * A placement's `order` is its dense position in the column, computed here from the stored ranks
