@@ -76,6 +76,21 @@ describe('the change log', () => {
   });
 });
 
+describe('change log retention', () => {
+  it('events.prune removes the events older than the retention and keeps the rest', async () => {
+    const { owner, stages } = await f.board(1);
+    await f.task(owner, stages[0]!.id, { name: 'old' });
+    await f.task(owner, stages[0]!.id, { name: 'recent' });
+    const org = owner.organizationId;
+    const all = await t.sql<{ id: number }>(sql`select id::int as id from events where organization_id = ${org} order by id`);
+    const old = all.slice(0, -1).map((e) => e.id);
+    await t.sql(sql`update events set at = now() - interval '1000 days' where organization_id = ${org} and id = any(${`{${old.join(',')}}`}::bigint[])`);
+    expect(await runJob(t.app, 'events.prune', { force: true })).toBe(true);
+    const left = await t.sql<{ id: number }>(sql`select id::int as id from events where organization_id = ${org} order by id`);
+    expect(left.map((e) => e.id)).toEqual([all.at(-1)!.id]);
+  });
+});
+
 describe.runIf(onPostgres)('two service instances on one PostgreSQL', () => {
   let other: FastifyInstance;
   beforeAll(async () => {

@@ -14,9 +14,10 @@ export function registerEventJobs(app: FastifyInstance): void {
     async run(app) {
       const days = app.config.eventsRetentionDays;
       for (let i = 0; i < 100; i++) {
+        // The batch is read once into an array (an `in (subquery … limit)` may be planned to run it again per row).
         const result = (await app.database.db.execute(sql`
-          delete from events where ctid in (
-            select ctid from events where at < now() - make_interval(days => ${days}) limit 5000)`)) as unknown as { rowCount?: number; affectedRows?: number };
+          delete from events where ctid = any(array(
+            select ctid from events where at < now() - make_interval(days => ${days}) limit 5000))`)) as unknown as { rowCount?: number; affectedRows?: number };
         if ((result.rowCount ?? result.affectedRows ?? 0) < 5000) break;
       }
     },

@@ -28,9 +28,10 @@ export function startWebhookDelivery(app: FastifyInstance): WebhookSender {
       // The delivery log is shown for 30 days and kept as long as the change log it copies.
       const days = Math.max(30, app.config.eventsRetentionDays);
       for (let i = 0; i < 100; i++) {
+        // The batch is read once into an array (an `in (subquery … limit)` may be planned to run it again per row).
         const result = (await app.database.db.execute(sql`
-          delete from webhook_deliveries where id in (
-            select id from webhook_deliveries where created_at < now() - make_interval(days => ${days}) limit 5000)`)) as unknown as {
+          delete from webhook_deliveries where id = any(array(
+            select id from webhook_deliveries where created_at < now() - make_interval(days => ${days}) limit 5000))`)) as unknown as {
           rowCount?: number;
           affectedRows?: number;
         };
