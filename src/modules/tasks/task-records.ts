@@ -44,6 +44,60 @@ export interface TaskRecord extends TaskRow {
 }
 
 /*
+ * A task just inserted, as its create statement returns it (snake_case, so that the columns sit
+ * beside the history row's camelCase ones): a create's answer is built from what it wrote.
+ */
+const CREATED = ['space_id', 'name', 'creator_id', 'color', 'status', 'date_begin', 'date_end', 'date_begin_without_time', 'date_end_without_time',
+  'date_move', 'date_status_changed', 'block_reason', 'importance', 'plan_time', 'archived_at', 'created_at', 'updated_at'] as const;
+/** What the insert into tasks returns. */
+export const CREATED_RETURNING = sql.raw(`id, ${CREATED.join(', ')}, coalesce(description, '') <> '' as has_description`);
+/** The same, selected from the insert's CTE `t`. */
+export const CREATED_COLUMNS = sql.raw([...CREATED, 'has_description'].map((c) => `t.${c}`).join(', '));
+
+export type CreatedTaskRow = Record<(typeof CREATED)[number], unknown> & { has_description: boolean };
+
+/** The record of a task created a moment ago in one column, with these assignees and nothing else yet. */
+export function createdTaskRecord(
+  id: number,
+  t: CreatedTaskRow,
+  placement: { stageId: number; projectId: number; order: number },
+  assignees: number[],
+): TaskRecord {
+  return {
+    id,
+    spaceId: num(t.space_id),
+    name: t.name as string,
+    creatorId: numOrNull(t.creator_id),
+    color: strOrNull(t.color),
+    status: num(t.status),
+    dateBegin: t.date_begin as MaybeStamp,
+    dateEnd: t.date_end as MaybeStamp,
+    dateBeginWithoutTime: strOrNull(t.date_begin_without_time),
+    dateEndWithoutTime: strOrNull(t.date_end_without_time),
+    dateMove: t.date_move as MaybeStamp,
+    dateStatusChanged: t.date_status_changed as MaybeStamp,
+    blockReason: strOrNull(t.block_reason),
+    importance: num(t.importance),
+    planTime: num(t.plan_time),
+    hasDescription: t.has_description,
+    archivedAt: t.archived_at as MaybeStamp,
+    createdAt: t.created_at as Stamp,
+    updatedAt: t.updated_at as Stamp,
+    stages: [{ stageId: placement.stageId, order: placement.order, pinned: true, projectId: placement.projectId }],
+    tags: [],
+    parentTaskIds: [],
+    // Written in one statement, they share created_at: the task form orders them by id.
+    responsibleUserId: [...assignees].sort((a, b) => a - b),
+    members: [],
+    list: [],
+    cover: null,
+    inspectors: [],
+    hasMessages: false,
+    factTime: 0,
+  };
+}
+
+/*
  * The task records of a board (many tasks at once) in one statement that answers one row: per
  * table, one JSON array of compact tuples, read by task id in one pass over the table or its index, and
  * grouped per task here. Per-task subqueries (the shape for a few tasks) ran ten index probes and

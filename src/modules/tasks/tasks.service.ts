@@ -9,6 +9,7 @@ import { HISTORY, historyInsertFor, historyRecorded, recordForTasks, recordHisto
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
 import { loadTaskRecords, presentColorTask, presentTask } from './tasks.presenter.js';
+import { CREATED_COLUMNS, CREATED_RETURNING, createdTaskRecord, type CreatedTaskRow } from './task-records.js';
 import { emitTaskDeleted, shareTaskRecords } from './tasks.events.js';
 import type { ColorTaskDto, CreateTaskInput, TaskDto } from './tasks.schemas.js';
 
@@ -45,7 +46,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const appended = input.order === undefined && column.tasksLimit <= 0;
   // The task, its placement, assignees and history record in one statement. Appended to a column
   // without a WIP limit (the commonest create), the placement takes its rank right here.
-  const [row] = await queryRows<HistoryRow & { rank: number | null }>(
+  const [row] = await queryRows<HistoryRow & CreatedTaskRow & { rank: number | null; position: number | string }>(
     db,
     sql`with t as (
           insert into tasks (organization_id, space_id, project_id, name, description, creator_id, color, date_begin, date_end,
@@ -53,14 +54,15 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
           values (${actor.organizationId}, ${column.spaceId}, ${column.projectId}, ${name}, ${input.description ?? null}, ${actor.userId},
             ${normalizeColor(input.color)}, ${input.dateBegin ?? null}, ${input.dateEnd ?? null}, ${input.dateBeginWithoutTime ?? null},
             ${input.dateEndWithoutTime ?? null}, ${input.importance ?? -1})
-          returning id),
+          returning ${CREATED_RETURNING}),
         s as (
           insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
           select ${actor.organizationId}, t.id, ${column.projectId}, ${column.id}, ${appended ? appendedRankSql(column.id) : sql`null::int`}, true from t
           returning "order"),
         a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
         h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
-        select h.*, (select "order" from s) as rank from h`,
+        select h.*, (select "order" from s) as rank, ${CREATED_COLUMNS},
+          (select count("order") from task_stages where stage_id = ${column.id}) as position from h, t`,
     { prepare: 'task-create' },
   );
   const taskId = Number(row!.taskId);
@@ -71,9 +73,14 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
     if (column.tasksLimit > 0) await requireRoom(db, (await lockColumns(db, actor.organizationId, [column.id])).get(column.id)!, 1);
     await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
   }
-  const [record] = await loadTaskRecords(db, actor.organizationId, [taskId]);
-  shareTaskRecords(db, [record!]);
-  return { task: presentTask(record!), history: history! };
+  // Appended, the new task's form is what the statement wrote: no second read. Its position is the
+  // count of the column's placed tasks the statement saw, all ranked below the rank it drew.
+  const record =
+    row!.rank === null
+      ? (await loadTaskRecords(db, actor.organizationId, [taskId]))[0]!
+      : createdTaskRecord(taskId, row!, { stageId: column.id, projectId: column.projectId, order: Number(row!.position) }, assignees);
+  shareTaskRecords(db, [record]);
+  return { task: presentTask(record), history: history! };
 }
 
 /** The hottest read: authorized and loaded by one statement. */

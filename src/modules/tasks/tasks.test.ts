@@ -59,6 +59,34 @@ describe('POST /tasks', () => {
     expect(await historyOf(t, task.id)).toEqual([{ type: 0, userId: b.member.id }]);
   });
 
+  it('appended (no order), answers the same form a read of the task gives, at the end of the column', async () => {
+    const b = await boardWithRoles(t);
+    await t.as(b.member).post('/tasks', { name: 'first', stageId: b.stageIds[1] });
+    await t.as(b.member).post('/tasks', { name: 'second', stageId: b.stageIds[1] });
+    const forms = [
+      { name: 'bare', stageId: b.stageIds[1] },
+      {
+        name: 'full',
+        stageId: b.stageIds[1],
+        responsibleUserId: [b.owner.id, b.member.id].sort((x, y) => y - x),
+        description: 'text',
+        color: '#010203',
+        dateBegin: '2026-01-05T09:00:00.5Z',
+        dateEndWithoutTime: '2026-01-06',
+        importance: 3,
+      },
+    ];
+    for (const [i, body] of forms.entries()) {
+      const res = await t.as(b.member).post('/tasks', body);
+      expect(res.statusCode).toBe(201);
+      const { task } = res.json();
+      expect(task.stages).toEqual([{ stageId: b.stageIds[1], order: String(2 + i), pinned: true, projectId: b.project.id }]);
+      const read = await t.as(b.member).get(`/tasks/${task.id}`);
+      expect(read.statusCode).toBe(200);
+      expect(task).toEqual(read.json());
+    }
+  });
+
   it('places the task at `order` and renumbers the column densely; no order means the end', async () => {
     const b = await boardWithRoles(t);
     const [a, c] = await tasksIn(t, b.owner, b.stageIds[0]!, 2);
