@@ -20,6 +20,7 @@ import { EventHub } from './platform/realtime.js';
 import { ReadCache, registerReadCache } from './platform/read-cache.js';
 import { startJobs, stopJobs } from './platform/jobs.js';
 import { registerEmbeddedMaintenance } from './db/maintenance.js';
+import { cachedSerializerFactory } from './platform/compiled-schemas.js';
 import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/index.js';
 import { registerWebClient } from './platform/web-client.js';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     forceCloseConnections: false,
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

@@ -26,19 +26,21 @@ function closeRoot(schema: JsonSchema): JsonSchema {
   return closed;
 }
 
+const makeAjv = (coerceTypes: Options['coerceTypes']) => {
+  const ajv = new Ajv({ removeAdditional: true, useDefaults: true, allErrors: false, strict: false, coerceTypes });
+  addFormats.default(ajv);
+  return ajv;
+};
+// One pair per process, whatever the number of apps built: Ajv keeps what it compiled per schema
+// object, and the route schemas are module constants (see compiled-schemas.ts).
+let validators: { bodyAjv: Ajv; stringAjv: Ajv } | undefined;
+
 /**
  * Two validators: path and query values arrive as strings and are coerced to the schema's types;
  * a JSON body is validated as sent, so `{"name": 42}` is a 400, not the string "42".
  */
 export function registerValidation(app: FastifyInstance): void {
-  const base: Options = { removeAdditional: true, useDefaults: true, allErrors: false, strict: false };
-  const make = (coerceTypes: Options['coerceTypes']) => {
-    const ajv = new Ajv({ ...base, coerceTypes });
-    addFormats.default(ajv);
-    return ajv;
-  };
-  const bodyAjv = make(false);
-  const stringAjv = make('array');
+  const { bodyAjv, stringAjv } = (validators ??= { bodyAjv: makeAjv(false), stringAjv: makeAjv('array') });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(closeRoot(schema as JsonSchema)) : stringAjv.compile(schema as FastifySchema & object),
   );
