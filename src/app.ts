@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type OpenOptions } from './db/client.js';
 import { registerErrorHandling } from './platform/errors.js';
@@ -24,6 +23,7 @@ import { cachedSerializerFactory } from './platform/compiled-schemas.js';
 import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/index.js';
 import { registerWebClient } from './platform/web-client.js';
+import { VERSION } from './version.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,8 +37,6 @@ declare module 'fastify' {
   }
 }
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-export const VERSION = pkg.version;
 
 // Headers and body fields that must never reach a log line.
 const REDACT = [

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PASSWORD, expectProblem, useTestApp, type TestKit } from './app.js';
-import { VERSION } from '../app.js';
+import { VERSION } from '../version.js';
 
 const t = useTestApp();
 

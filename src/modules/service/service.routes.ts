@@ -1,6 +1,6 @@
 import type { App } from '../../platform/types.js';
 import { Type } from 'typebox';
-import { VERSION } from '../../app.js';
+import { VERSION } from '../../version.js';
 
 const tags = ['Service'];
 const Health = Type.Object({ status: Type.String(), db: Type.String(), version: Type.String() }, { $id: 'Health' });
