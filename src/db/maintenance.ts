@@ -41,13 +41,15 @@ export function registerEmbeddedMaintenance(app: FastifyInstance): void {
  * + 20 % (so the visibility map covers new rows), or a frozen-id age of 200 million; analyze past 50
  * changed rows + 10 %.
  */
-const DUE = sql`select quote_ident(s.relname) as name,
-      s.n_dead_tup > 50 + 0.2 * c.reltuples or s.n_ins_since_vacuum > 1000 + 0.2 * c.reltuples
-        or age(c.relfrozenxid) > current_setting('autovacuum_freeze_max_age')::bigint as vacuum
-    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-    where s.schemaname = 'public' and (s.n_dead_tup > 50 + 0.2 * c.reltuples or s.n_ins_since_vacuum > 1000 + 0.2 * c.reltuples
-      or age(c.relfrozenxid) > current_setting('autovacuum_freeze_max_age')::bigint or s.n_mod_since_analyze > 50 + 0.1 * c.reltuples)
-    order by s.relname`;
+const DUE = sql`select name, vacuum from (
+      select quote_ident(s.relname) as name,
+        s.n_dead_tup > 50 + 0.2 * c.reltuples or s.n_ins_since_vacuum > 1000 + 0.2 * c.reltuples
+          or age(c.relfrozenxid) > current_setting('autovacuum_freeze_max_age')::bigint as vacuum,
+        s.n_mod_since_analyze > 50 + 0.1 * c.reltuples as stale
+      from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = 'public') due
+    where vacuum or stale
+    order by name`;
 
 /** Vacuums and analyzes the tables that are due, one per turn of the event loop (requests go between). */
 export async function vacuumDue(db: Queryable): Promise<string[]> {

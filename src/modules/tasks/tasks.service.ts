@@ -62,7 +62,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
         a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
         h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
         select h.*, (select "order" from s) as rank, ${CREATED_COLUMNS},
-          (select count("order") from task_stages where stage_id = ${column.id}) as position from h, t`,
+          ${appended ? sql`(select count("order") from task_stages where stage_id = ${column.id})` : sql`null::bigint`} as position from h, t`,
     { prepare: 'task-create' },
   );
   const taskId = Number(row!.taskId);
