@@ -41,7 +41,6 @@ export const tasks = pgTable(
   },
   (t) => [
     index('tasks_space_idx').on(t.spaceId, t.status),
-    index('tasks_project_idx').on(t.projectId),
     index('tasks_org_idx').on(t.organizationId, t.createdAt),
     index('tasks_creator_idx').on(t.creatorId),
     index('tasks_date_end_idx').on(t.organizationId, t.dateEnd),
