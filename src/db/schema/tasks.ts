@@ -72,7 +72,7 @@ export const taskStages = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.taskId, t.projectId] }),
-    index('task_stages_stage_idx').on(t.stageId, t.order),
+    // (stage_id, order) is indexed by the unique constraint task_stages_stage_order_key (migrations 0001, 0018).
     index('task_stages_project_idx').on(t.projectId),
     // Tasks linked into another project than their home one, for the readable-task condition (migration 0019).
     index('task_stages_linked_idx').on(t.organizationId, t.projectId).where(sql`not ${t.pinned}`),
