@@ -44,10 +44,15 @@ export interface TaskAccess {
  */
 export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[], lock = false): Promise<Map<number, TaskAccess>> {
   if (taskIds.length === 0) return new Map();
+  const rows = await queryRows<TaskAccessRow>(db, taskAccessSql(actor, taskIds, lock), { prepare: lock ? 'task-access-lock' : 'task-access' });
+  return new Map(rows.map((r) => [Number(r.id), taskAccessFrom(r)]));
+}
+
+type TaskAccessRow = { id: number; name: string; creatorId: number | null; archived: boolean; spaceId: number; projectId: number; rank: number | null };
+
+function taskAccessSql(actor: Actor, taskIds: number[], lock: boolean): SQL {
   const orgWide = actor.orgRole === 'owner' || actor.orgRole === 'admin';
-  const rows = await queryRows<{ id: number; name: string; creatorId: number | null; archived: boolean; spaceId: number; projectId: number; rank: number | null }>(
-    db,
-    sql`with live as (
+  return sql`with live as (
           select ts.task_id, p.id as project_id, p.space_id
           from task_stages ts join projects p on p.id = ts.project_id and p.deleted_at is null
           where ts.task_id = any(${idArray(taskIds)}) and ts.organization_id = ${actor.organizationId})
@@ -64,24 +69,18 @@ export async function taskAccessOf(db: Queryable, actor: Actor, taskIds: number[
           } as rank
         from tasks t
         where t.id in (select task_id from live) and t.organization_id = ${actor.organizationId}
-        ${lock ? sql`order by t.id for no key update of t` : sql``}`,
-    { prepare: lock ? 'task-access-lock' : 'task-access' },
-  );
-  return new Map(
-    rows.map((r) => [
-      Number(r.id),
-      {
-        id: Number(r.id),
-        name: r.name,
-        creatorId: r.creatorId === null ? null : Number(r.creatorId),
-        archived: r.archived,
-        role: r.rank ? RANK_ROLE[Number(r.rank)]! : null,
-        spaceId: Number(r.spaceId),
-        projectId: Number(r.projectId),
-      },
-    ]),
-  );
+        ${lock ? sql`order by t.id for no key update of t` : sql``}`;
 }
+
+const taskAccessFrom = (r: TaskAccessRow): TaskAccess => ({
+  id: Number(r.id),
+  name: r.name,
+  creatorId: r.creatorId === null ? null : Number(r.creatorId),
+  archived: r.archived,
+  role: r.rank ? RANK_ROLE[Number(r.rank)]! : null,
+  spaceId: Number(r.spaceId),
+  projectId: Number(r.projectId),
+});
 
 function leastRoleFor(action: TaskAction, actor: Actor, task: TaskAccess): SpaceRole {
   if (action in OWN_OR_ANY) {
@@ -117,7 +116,10 @@ export function requireTaskRead(rank: number | null | undefined): void {
  * the tasks' rows (by id, as lockTasks does) for the rest of the transaction.
  */
 export async function authorizeTasks(db: Queryable, actor: Actor, taskIds: number[], action: TaskAction, options: { lock?: boolean } = {}): Promise<TaskAccess[]> {
-  const access = await taskAccessOf(db, actor, taskIds, options.lock);
+  return requireTasks(actor, taskIds, action, await taskAccessOf(db, actor, taskIds, options.lock));
+}
+
+function requireTasks(actor: Actor, taskIds: number[], action: TaskAction, access: Map<number, TaskAccess>): TaskAccess[] {
   const tasks = taskIds.map((id) => {
     const task = access.get(id);
     if (!task || task.role === null) throw notFound(`task ${id}`);
@@ -144,14 +146,35 @@ export interface ColumnAccess {
 /** Creating in, moving to or restoring into a column is decided on the column's project. */
 export async function authorizeColumn(db: Queryable, actor: Actor, stageId: number, action: 'create' | 'move'): Promise<ColumnAccess> {
   // The column and the caller's rank on its project in one statement: this is every write's first.
-  const [column] = await queryRows<ColumnAccess & { rank: number | null }>(
+  const [column] = await queryRows<ColumnRow>(db, columnAccessSql(actor, stageId), { prepare: 'column-access' });
+  return requireColumn(actor, column, action);
+}
+
+/**
+ * A move's two checks, the target column and the tasks (locked, by id), in one statement: the
+ * column is judged first, as authorizeColumn then authorizeTasks would.
+ */
+export async function authorizeMove(db: Queryable, actor: Actor, stageId: number, taskIds: number[]): Promise<{ column: ColumnAccess; tasks: TaskAccess[] }> {
+  const [row] = await queryRows<{ column: ColumnRow | null; tasks: TaskAccessRow[] }>(
     db,
-    sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit",
-          ${projectRankSql(actor)} as rank
-        from stages s join projects p on p.id = s.project_id and p.deleted_at is null
-        where s.id = ${stageId} and s.organization_id = ${actor.organizationId}`,
-    { prepare: 'column-access' },
+    sql`with c as (${columnAccessSql(actor, stageId)}), k as (${taskAccessSql(actor, taskIds, true)})
+        select (select row_to_json(c) from c) as column, (select coalesce(json_agg(k), '[]') from k) as tasks`,
+    { prepare: 'move-access' },
   );
+  const column = requireColumn(actor, row?.column ?? undefined, 'move');
+  const access = new Map((row?.tasks ?? []).map((r) => [Number(r.id), taskAccessFrom(r)]));
+  return { column, tasks: requireTasks(actor, taskIds, 'move', access) };
+}
+
+type ColumnRow = ColumnAccess & { rank: number | null };
+
+const columnAccessSql = (actor: Actor, stageId: number): SQL =>
+  sql`select s.id, s.name, s.project_id as "projectId", p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit",
+        ${projectRankSql(actor)} as rank
+      from stages s join projects p on p.id = s.project_id and p.deleted_at is null
+      where s.id = ${stageId} and s.organization_id = ${actor.organizationId}`;
+
+function requireColumn(actor: Actor, column: ColumnRow | undefined, action: 'create' | 'move'): ColumnAccess {
   if (!column) throw notFound('stage');
   requireRole(roleOfRank(actor, column.rank), RULES[action], 'stage');
   return { id: Number(column.id), name: column.name, projectId: Number(column.projectId), projectName: column.projectName, spaceId: Number(column.spaceId), tasksLimit: Number(column.tasksLimit) };

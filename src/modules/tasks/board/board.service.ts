@@ -3,7 +3,7 @@ import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { HISTORY, recordHistory } from '../history/history.service.js';
 import type { HistoryDto } from '../history/history.schemas.js';
-import { authorizeColumn, authorizeTask, authorizeTasks } from '../tasks.policy.js';
+import { authorizeColumn, authorizeMove, authorizeTask } from '../tasks.policy.js';
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
 import { columnsFor, loadPlacements, lockLimited, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
@@ -27,9 +27,8 @@ export interface MoveTasksInput {
 export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ tasks: TaskDto[]; history: HistoryDto[] }> {
   const { db, actor } = ctx;
   const taskIds = [...new Set(input.taskIds)];
-  const target = await authorizeColumn(db, actor, input.stageId, 'move');
-  // Authorized and locked (tasks first, by id) in one statement; their rows are read after the lock.
-  const access = await authorizeTasks(db, actor, taskIds, 'move', { lock: true });
+  // The column and the tasks authorized, the tasks locked (by id), in one statement; their rows are read after the lock.
+  const { column: target, tasks: access } = await authorizeMove(db, actor, input.stageId, taskIds);
   const archived = access.find((t) => t.archived);
   if (archived) throw new AppError('CONFLICT', `task ${archived.id} is archived; restore it first`);
 
