@@ -42,7 +42,7 @@ function transact<T>(
       const postgres = app.database.kind === 'postgres';
       let sent: string | null = null;
       const notify = (events: readonly RecordedEvent[]) => notifyChange((sent = app.events.notice(changeOf(written, events, actorId))));
-      const flushed = await flushEvents(tx, app.events.listeners, { notify: postgres ? notify : undefined, commitWithLast: postgres });
+      const flushed = await flushEvents(tx, app.events.listeners, { notify: postgres ? notify : undefined, commitWithLast: postgres, quiet: app.events.quiet });
       const events = flushed.events;
       const change = changeOf(written, events, actorId);
       for (const org of change.organizationIds) written.add(org);

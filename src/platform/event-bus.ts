@@ -3,6 +3,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TransactionalListener } from './events.js';
+import { QuietOrganizations } from './quiet-organizations.js';
 import type { Change } from './read-cache.js';
 
 type CommitSubscriber = (organizationIds: ReadonlySet<number>) => void;
@@ -43,6 +44,8 @@ export const notifyChange = (notice: string) => sql`select pg_notify(${NOTIFY_CH
  */
 export class EventBus {
   readonly listeners: TransactionalListener[] = [];
+  /** Organizations without webhooks or automation rules to read on a write (see QuietOrganizations). */
+  readonly quiet = new QuietOrganizations();
   /** Names this instance in its notices: its own commits were already applied when they committed. */
   private readonly instance = randomBytes(6).toString('hex');
   private readonly subscribers = new Set<CommitSubscriber>();

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, queryRowsAndCommit, type Queryable } from '../db/client.js';
 import type { EventType } from './event-types.js';
+import { busySql, type QuietOrganizations } from './quiet-organizations.js';
 
 export type { EventType };
 
@@ -100,11 +101,13 @@ export type ListenerWrite = (emitMore: (e: EventInput) => void) => Promise<void>
 export interface ListenerRead<Row = Record<string, unknown>> {
   read: SQL;
   decide(rows: Row[]): Promise<ListenerWrite | void>;
+  /** It finds nothing for an organization without enabled webhooks and automation rules (see QuietOrganizations). */
+  quiet?: boolean;
 }
 
 /** Declares a listener's read (see ListenerRead). */
-export const listenerRead = <Row>(read: SQL, decide: (rows: Row[]) => Promise<ListenerWrite | void>): ListenerRead =>
-  ({ read, decide }) as ListenerRead;
+export const listenerRead = <Row>(read: SQL, decide: (rows: Row[]) => Promise<ListenerWrite | void>, options: { quiet?: boolean } = {}): ListenerRead =>
+  ({ read, decide, quiet: options.quiet === true }) as ListenerRead;
 
 interface Buffer {
   organizationId: number;
@@ -176,6 +179,8 @@ export interface FlushOptions {
    * organization's counter row is held for the commit alone.
    */
   commitWithLast?: boolean;
+  /** The instance's knowledge of organizations without listeners to read (none: always read). */
+  quiet?: QuietOrganizations;
 }
 
 /** What flushEvents recorded, and whether the transaction already committed with it. */
@@ -208,11 +213,18 @@ export async function flushEvents(db: Queryable, listeners: TransactionalListene
       if (typeof answer === 'function') writes.push(answer);
       else if (answer) reads.push(answer);
     }
-    for (const write of await readTogether(db, reads)) if (write !== undefined) writes.push(write);
+    // Reads that would find nothing are not sent; the record statement checks that still holds.
+    const assumed = quietVersions(events, options.quiet);
+    const skipped = assumed ? reads.filter((r) => r.quiet) : [];
+    for (const r of skipped) {
+      const write = await r.decide([]);
+      if (write !== undefined) writes.push(write);
+    }
+    for (const write of await readTogether(db, skipped.length ? reads.filter((r) => !r.quiet) : reads)) if (write !== undefined) writes.push(write);
     recorded.push(...events);
     const notify = round === 0 && options.notify ? options.notify(events) : null;
     const last = round === 0 && writes.length === 0 && options.commitWithLast === true;
-    committed = await record(db, events, notify, last);
+    committed = await record(db, events, notify, last, options.quiet, skipped.length ? assumed : null);
     for (const write of writes) await write((e) => emit(db, e));
   }
   buffers.delete(db);
@@ -249,6 +261,18 @@ async function complete(db: Queryable, pending: PendingEvent[]): Promise<void> {
   }
 }
 
+/** The listeners versions every organization of the round was seen quiet at, or null when one was not. */
+function quietVersions(events: RecordedEvent[], quiet: QuietOrganizations | undefined): Map<number, number> | null {
+  if (!quiet || events.length === 0) return null;
+  const versions = new Map<number, number>();
+  for (const e of events) {
+    const version = quiet.versionOf(e.organizationId);
+    if (version === undefined) return null;
+    versions.set(e.organizationId, version);
+  }
+  return versions;
+}
+
 /** Runs the listeners' declared reads as one statement and hands each its rows. */
 async function readTogether(db: Queryable, reads: ListenerRead[]): Promise<Array<ListenerWrite | void>> {
   if (reads.length === 0) return [];
@@ -266,7 +290,14 @@ async function readTogether(db: Queryable, reads: ListenerRead[]): Promise<Array
  * Gives the events their ids and inserts them: one statement per organization (the counter's upsert,
  * whose row lock orders the organization's writers, and the insert), carrying the NOTIFY when given.
  */
-async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null, commitWithLast: boolean): Promise<boolean> {
+async function record(
+  db: Queryable,
+  events: RecordedEvent[],
+  notify: SQL | null,
+  commitWithLast: boolean,
+  quiet: QuietOrganizations | undefined,
+  assumed: Map<number, number> | null,
+): Promise<boolean> {
   const byOrg = new Map<number, RecordedEvent[]>();
   for (const e of events) {
     const batch = byOrg.get(e.organizationId);
@@ -290,23 +321,40 @@ async function record(db: Queryable, events: RecordedEvent[], notify: SQL | null
       payload: e.payload,
     }));
     const withNotify = notify !== null && i === 0;
+    // Listener reads skipped: the statement fails unless the organization's listeners version is still the one assumed.
+    const expected = assumed?.get(org);
+    const guard = expected === undefined ? sql`` : sql`, g as (select listeners_unchanged(c.listeners_version, ${expected}) as ok from c)`;
+    const busy = expected === undefined ? busySql(org) : sql`false`;
     const statement = sql`with c as (
             insert into event_counters (organization_id, last_id) values (${org}, ${rows.length})
             on conflict (organization_id) do update set last_id = event_counters.last_id + excluded.last_id
-            returning last_id),
+            returning last_id, listeners_version)${guard},
           ins as (
             insert into events (organization_id, id, type, space_id, project_id, task_id, actor_id, user_id, editors_only, payload)
             select ${org}, c.last_id - ${rows.length} + 1 + r.i, r.type, r.space_id, r.project_id, r.task_id, r.actor_id, r.user_id, r.editors_only,
                    coalesce(r.payload, 'null'::jsonb)
-            from c, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            from c${expected === undefined ? sql`` : sql` join g on g.ok`}, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
               as r(i int, type text, space_id bigint, project_id bigint, task_id bigint, actor_id bigint, user_id bigint, editors_only boolean, payload jsonb)
             returning id, at)
-          ${withNotify ? sql`, n as (${notify}) select ins.id, ins.at from n left join ins on true` : sql`select id, at from ins`}`;
-    const options = { prepare: withNotify ? 'events-record-notify' : 'events-record' };
+          ${withNotify ? sql`, n as (${notify}) ` : sql``}select ins.id, ins.at, ${busy} as busy,
+            -- As of the statement's snapshot, the one \`busy\` was read in (the upsert's row may be a later commit's).
+            coalesce((select v.listeners_version from event_counters v where v.organization_id = ${org}), 0) as version
+          from ${withNotify ? sql`n cross join c left join ins on true` : sql`ins cross join c`}`;
+    const options = { prepare: `events-record${withNotify ? '-notify' : ''}${expected === undefined ? '' : '-quiet'}` };
     const lastOne = commitWithLast && i === orgs.length - 1;
-    const early = lastOne ? await queryRowsAndCommit<{ id: number; at: Date | string }>(db, statement, options) : null;
+    type Inserted = { id: number; at: Date | string; version: number | string; busy: boolean };
+    let early: Inserted[] | null = null;
+    let inserted: Inserted[];
+    try {
+      early = lastOne ? await queryRowsAndCommit<Inserted>(db, statement, options) : null;
+      inserted = early ?? (await queryRows<Inserted>(db, statement, options));
+    } catch (error) {
+      // A changed version (or any failure): read the listeners again on the retry.
+      if (expected !== undefined) quiet?.forget(org);
+      throw error;
+    }
     committed = early !== null;
-    const inserted = early ?? (await queryRows<{ id: number; at: Date | string }>(db, statement, options));
+    if (inserted[0]) quiet?.learn(org, Number(inserted[0].version), inserted[0].busy);
     // Ids were taken in the batch's order.
     inserted.sort((a, b) => Number(a.id) - Number(b.id));
     batch.forEach((e, k) => {

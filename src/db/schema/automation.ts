@@ -33,6 +33,7 @@ export const automationRules = pgTable(
   },
   (t) => [
     index('automation_rules_project_idx').on(t.projectId, t.order).where(sql`${t.enabled}`),
+    index('automation_rules_org_idx').on(t.organizationId).where(sql`${t.enabled}`),
     index('automation_rules_schedule_idx').on(t.nextRunAt).where(sql`${t.enabled} and ${t.nextRunAt} is not null`),
   ],
 );

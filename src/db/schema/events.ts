@@ -34,6 +34,8 @@ export const events = pgTable(
 export const eventCounters = pgTable('event_counters', {
   organizationId: ref('organization_id').primaryKey().references(() => organizations.id, { onDelete: 'cascade' }),
   lastId: bigint('last_id', { mode: 'number' }).notNull(),
+  // Bumped when a webhook or automation rule of the organization is enabled (migration 0022, platform/quiet-organizations.ts).
+  listenersVersion: bigint('listeners_version', { mode: 'number' }).notNull().default(0),
 });
 
 /** When each periodic job last ran, so that several instances run it once per period between them. */

@@ -208,7 +208,7 @@ export function queueRuns(onQueued: (organizationIds: number[]) => void): Transa
         const pending = rows.filter((r) => r.status === 'pending');
         if (pending.length > 0) onQueued([...new Set(pending.map((r) => r.organization_id))]);
       };
-    });
+    }, { quiet: true });
   };
 }
 

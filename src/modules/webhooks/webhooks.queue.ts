@@ -64,6 +64,7 @@ export function queueDeliveries(pingLeaseMs: number, onQueued: (organizationIds:
     const which = pinged.length ? sql`(enabled or id = any(${idArray(pinged)}))` : sql`enabled`;
     const read = sql`select id, organization_id, space_id, project_id, events, enabled from webhooks
           where organization_id = any(${idArray(orgs)}) and ${which}`;
+    // A ping may target a disabled webhook, which an organization seen quiet can still have.
     return listenerRead<HookRow>(read, async (hooks) => {
       if (hooks.length === 0) return;
       // Bodies carry the event's id and time: built once the events have them.
@@ -93,6 +94,6 @@ export function queueDeliveries(pingLeaseMs: number, onQueued: (organizationIds:
         const mine = inserted.find((d) => d.event_type === 'webhook.ping' && Number(d.webhook_id) === ping.webhookId);
         if (mine) ping.deliveryId = Number(mine.id);
       };
-    });
+    }, { quiet: pinged.length === 0 });
   };
 }
