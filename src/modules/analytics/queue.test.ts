@@ -21,14 +21,42 @@ const ledger = async (org: number) => Number((await t.sql<{ n: number }>(sql`sel
 /** A board with tasks created, moved, finished, timed and deleted: a queue with duplicates and a deleted task in it. */
 async function busyBoard() {
   const b = await f.board(3);
-  const stages = b.stages.map((s) => s.id as number);
-  const tasks: number[] = [];
-  for (let i = 0; i < 6; i++) tasks.push((await f.task(b.owner, stages[i % 3]!, { name: `t${i}`, responsibleUserId: [b.owner.id] })).id as number);
-  await work(b.owner, stages, tasks);
   const org = b.owner.organizationId;
-  expect(await queued(org)).toBeGreaterThan(20);
-  expect(await ledger(org)).toBe(0);
-  return { ...b, org, stages, tasks };
+  const release = await holdDrains(org);
+  try {
+    const stages = b.stages.map((s) => s.id as number);
+    const tasks: number[] = [];
+    for (let i = 0; i < 6; i++) tasks.push((await f.task(b.owner, stages[i % 3]!, { name: `t${i}`, responsibleUserId: [b.owner.id] })).id as number);
+    await work(b.owner, stages, tasks);
+    expect(await queued(org)).toBeGreaterThan(20);
+    expect(await ledger(org)).toBe(0);
+    return { ...b, org, stages, tasks };
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * On PostgreSQL the test files share one database, and an app another file starts with jobs sweeps
+ * every organization's queue: while the backlog is built and checked, this organization's drain
+ * lock (analytics_drain's advisory lock) is held on a connection of its own.
+ */
+async function holdDrains(org: number): Promise<() => Promise<void>> {
+  if (t.database.kind !== 'postgres') return async () => {};
+  let release!: () => void;
+  let locked!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const holding = new Promise<void>((r) => (locked = r));
+  const done = t.database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('analytics_drain', ${org}::bigint))`);
+    locked();
+    await released;
+  });
+  await holding;
+  return async () => {
+    release();
+    await done;
+  };
 }
 
 /** Drains in batches of three queued rows until a drain finds none: drains that interleave. */
