@@ -11,10 +11,22 @@ CREATE INDEX "automation_rules_org_idx" ON "automation_rules" USING btree ("orga
 CREATE FUNCTION listeners_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   org bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.organization_id ELSE NEW.organization_id END;
+  next bigint;
+  prev bigint;
 BEGIN
-  -- Not for an organization being deleted (its rules and webhooks go in its cascade).
-  INSERT INTO event_counters AS c (organization_id, last_id, listeners_version)
-  SELECT org, 0, nextval('listeners_version_seq') WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = org)
+  -- A restore loads the backup's versions as they were (portability/instance.ts).
+  IF current_setting('workboard.listeners_versions', true) = 'off' THEN RETURN NULL; END IF;
+  -- Nothing for an organization being deleted (its rules and webhooks go in its cascade).
+  IF NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = org) THEN RETURN NULL; END IF;
+  next := nextval('listeners_version_seq');
+  SELECT c.listeners_version INTO prev FROM event_counters c WHERE c.organization_id = org FOR UPDATE;
+  -- Past every version the organization had (a restore loads older instances' versions), and the
+  -- sequence moved past it too, so that no value is ever handed out twice.
+  IF prev IS NOT NULL AND prev >= next THEN
+    next := prev + 1;
+    PERFORM setval('listeners_version_seq', next);
+  END IF;
+  INSERT INTO event_counters AS c (organization_id, last_id, listeners_version) VALUES (org, 0, next)
   ON CONFLICT (organization_id) DO UPDATE SET listeners_version = excluded.listeners_version;
   RETURN NULL;
 END $$;--> statement-breakpoint

@@ -82,6 +82,17 @@ describe('writes of an organization without webhooks or automation rules', () =>
     expect(n!.n).toBe(1);
   });
 
+  it('move the version past any the organization had, a restored one too', async () => {
+    const { owner } = await f.board(1);
+    // As a restore leaves it: versions from another instance's sequence, larger than this one's.
+    await t.sql(sql`update event_counters set listeners_version = 1000000 where organization_id = ${owner.organizationId}`);
+    await t.sql(sql`insert into webhooks (organization_id, url, events, secret) values (${owner.organizationId}, 'https://hooks.example.test/v', '{*}', 'a long shared passphrase')`);
+    const [after] = await t.sql<{ v: number; next: number }>(sql`select listeners_version::int as v, nextval('listeners_version_seq')::int as next
+      from event_counters where organization_id = ${owner.organizationId}`);
+    expect(after!.v).toBe(1000001);
+    expect(after!.next).toBeGreaterThan(1000001);
+  });
+
   it('still queue a run for an automation rule another instance created meanwhile', async () => {
     const { owner, project, stages } = await f.board(2);
     await create(owner, stages[0]!.id, 'seen quiet');

@@ -57,6 +57,8 @@ export async function restoreInstance(app: FastifyInstance, file: string): Promi
     // What the service wrote on its own at start (job timers, counters) makes way for the backup's rows.
     await tx.execute(sql`truncate ${sql.join(tables.map((t) => sql.identifier(t.name)), sql`, `)} cascade`);
     await pauseQueue(tx);
+    // The backup's listeners versions are loaded as they were: the webhooks and rules loaded do not bump them (migration 0022).
+    await tx.execute(sql`select set_config('workboard.listeners_versions', 'off', true)`);
     const later: { table: TableInfo; column: string; pairs: [number, number][] }[] = [];
     await walkArchive(createReadStream(file), FORMAT, LIMITS, {
       table: async (name, data) => {
