@@ -72,6 +72,19 @@ describe('POST /tasks/move', () => {
     expectProblem(await t.as(b.owner).post('/tasks/move', { taskIds: [c], stageId: b.stageIds[1], fromStageId: b.stageIds[1] }), 400, 'BAD_REQUEST');
   });
 
+  it('answers 404 for another organization’s task moved into a column of ones own, and 404 for the column first', async () => {
+    const b = await boardWithRoles(t);
+    const [mine] = await tasksIn(t, b.owner, b.stageIds[0]!, 1);
+    const theirs = await boardWithRoles(t);
+    const [foreign] = await tasksIn(t, theirs.owner, theirs.stageIds[0]!, 1);
+    const before = await t.sql(sql`select task_id, stage_id, "order" from task_stages where task_id in (${mine}, ${foreign}) order by task_id`);
+    const task = expectProblem(await t.as(b.owner).post('/tasks/move', { taskIds: [mine, foreign], stageId: b.stageIds[1] }), 404, 'NOT_FOUND');
+    expect(task.detail).toContain(`task ${foreign}`);
+    const column = expectProblem(await t.as(b.owner).post('/tasks/move', { taskIds: [foreign], stageId: theirs.stageIds[1] }), 404, 'NOT_FOUND');
+    expect(column.detail).toContain('stage');
+    expect(await t.sql(sql`select task_id, stage_id, "order" from task_stages where task_id in (${mine}, ${foreign}) order by task_id`)).toEqual(before);
+  });
+
   commonCases(t, 'POST /tasks/move', {
     method: 'POST',
     foreignId: true,

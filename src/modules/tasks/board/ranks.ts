@@ -39,7 +39,7 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
     // neighbours, as spread() draws it; no row comes back when there is no room.
     const placed = await queryRows(
       db,
-      sql`with n as materialized (${neighbours}), r as (select ${spreadOneSql(at)} as rank from n)
+      sql`with n as materialized (${neighbours}), r as (${spreadOneSql(at)})
           update task_stages t set ${entering(rows)}"order" = r.rank from r
           where ${placedRows(rows)} and t.task_id = ${taskIds[0]} and abs(r.rank) <= ${MAX_RANK}
           returning t.task_id`,
@@ -68,15 +68,20 @@ function neighboursSql(stageId: number, ids: SQL, at: number): SQL {
                     (select max("order") ${others})::bigint as top`;
 }
 
-/** spread() for one task, in SQL over the neighbours `n`: the rank, or null when there is no room. */
+/**
+ * spread() for one task, in SQL over the neighbours `n`: the rank, or null when there is no room.
+ * Between neighbours it takes the middle, moved by up to an eighth of the room (`w`) either way.
+ */
 const spreadOneSql = (at: number): SQL =>
-  sql.raw(`case
+  sql.raw(`select case
     when n.hi is null then coalesce(n.top, ${-RANK_GAP}) + 1 + floor(random() * ${RANK_GAP - 1})::bigint
-    when ${at === 0 ? 'true' : 'false'} then n.hi - ${RANK_GAP} - floor(random() * ${RANK_GAP - 1})::bigint
-    when (n.hi - n.lo) / 2.0 < 1 then null
-    else n.lo + floor((n.hi - n.lo) / 2.0)::bigint
-      + case when floor((n.hi - n.lo) / 8.0) > 0 then floor(random() * 2 * floor((n.hi - n.lo) / 8.0))::bigint - floor((n.hi - n.lo) / 8.0)::bigint else 0 end
-  end`);
+    ${
+      at === 0
+        ? `else n.hi - ${RANK_GAP} - floor(random() * ${RANK_GAP - 1})::bigint`
+        : `when n.hi - n.lo < 2 then null
+    else n.lo + (n.hi - n.lo) / 2 + case when x.w > 0 then floor(random() * 2 * x.w)::bigint - x.w else 0 end`
+    }
+  end as rank from n, lateral (select (n.hi - n.lo) / 8 as w) x`);
 
 /** The placed rows: in the column, or (entering it) the tasks' rows in its project. */
 type Rows = { stageId: number; projectId?: number };
