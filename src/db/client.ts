@@ -13,6 +13,7 @@ import { runMigrations } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { ownTransaction, pgliteOf, preparing, queryPrepared } from './pglite-prepared.js';
 import { TEXT_TYPE_OIDS } from './text-types.js';
+import { pipelineTransactions, resetBoundary, sendWithCommit } from './pipelined-transactions.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -84,16 +85,17 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   if (config.databaseUrl) {
     // JIT off: on a mis-estimated report PostgreSQL spent 1.8 s compiling a 200 ms query (bench WA7);
     // the statements of a request-serving service are too short for compilation ever to pay back.
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize, options: '-c jit=off' });
+    // Pipelined: a transaction's BEGIN and COMMIT travel with its statements (db/pipelined-transactions.ts).
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize, options: '-c jit=off', pipeline: true });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', (err) => database.onError?.(err));
     // Each connection's own query(): pool.query() goes through it too, so nothing is counted twice.
     pool.on('connect', (client) => {
       timeQueries(client, queries);
-      answerEndedTransaction(client);
+      pipelineTransactions(client);
     });
-    pool.on('release', (_err: Error | undefined, client: pg.PoolClient) => forgetEnded(client));
+    pool.on('release', (_err: Error | undefined, client: pg.PoolClient) => resetBoundary(client));
     database = {
       kind: 'postgres',
       db,
@@ -219,37 +221,12 @@ export async function queryRows<T extends object>(db: Queryable, query: ReturnTy
   return result.rows;
 }
 
-// Connections whose transaction already ended with queryRowsAndCommit's COMMIT.
-const endedEarly = new WeakSet<object>();
-
 /**
- * The driver's COMMIT or ROLLBACK of a transaction that queryRowsAndCommit already ended is answered
- * here, not sent: the connection has no transaction left to end.
- */
-function answerEndedTransaction(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    if (endedEarly.has(client)) {
-      const first = args[0] as string | { text?: string } | undefined;
-      const text = (typeof first === 'string' ? first : first?.text ?? '').trim().toLowerCase();
-      if (text === 'commit' || text === 'rollback') {
-        endedEarly.delete(client);
-        return Promise.resolve({ rows: [], rowCount: 0, command: text.toUpperCase(), fields: [] });
-      }
-    }
-    return query(...args);
-  };
-}
-
-const forgetEnded = (client: object) => void endedEarly.delete(client);
-
-/**
- * Runs a transaction's last statement with its COMMIT right behind it on the connection
- * (PostgreSQL): the driver sends the COMMIT the moment the statement is answered, without a turn of
- * the service's event loop, so a row lock the statement takes is held for the commit alone, not for
- * a round trip as well. Answers the statement's rows once committed; throws the statement's error
- * (the COMMIT then rolled back) or the COMMIT's (a deferred constraint). Null on PGlite or outside a
- * transaction: nothing was run, the caller runs the statement and commits as usual.
+ * Runs a transaction's last statement with its COMMIT in the same packet (PostgreSQL; see
+ * db/pipelined-transactions.ts), so a row lock the statement takes is held for the commit alone.
+ * Answers the statement's rows once committed; throws the statement's error (the COMMIT then rolled
+ * back) or the COMMIT's (a deferred constraint). Null on PGlite or outside a transaction: nothing
+ * was run, the caller runs the statement and commits as usual.
  */
 export async function queryRowsAndCommit<T extends object>(db: Queryable, query: ReturnType<typeof sql>, options: QueryOptions = {}): Promise<T[] | null> {
   const internals = db as unknown as DrizzleInternals;
@@ -257,13 +234,7 @@ export async function queryRowsAndCommit<T extends object>(db: Queryable, query:
   if (!(client instanceof pg.Client) || !('rollback' in db)) return null;
   const { sql: text, params } = internals.dialect.sqlToQuery(query);
   const name = options.prepare ? statementName(options.prepare, text) : undefined;
-  const statement = client.query<T>({ name, text, values: params, types: TEXT_TYPES });
-  const commit = client.query('commit');
-  endedEarly.add(client);
-  const [rows, committed] = await Promise.allSettled([statement, commit]);
-  if (rows.status === 'rejected') throw rows.reason;
-  if (committed.status === 'rejected') throw committed.reason;
-  return rows.value.rows;
+  return (await sendWithCommit(client as pg.PoolClient, { name, text, values: params, types: TEXT_TYPES } as pg.QueryConfig)) as T[];
 }
 
 /** Ids as ONE bigint[] parameter: the statement text stays the same whatever the count. */

@@ -22,7 +22,9 @@ export const notificationPipeline: TransactionalListener = async (db, events) =>
       case 'task.created':
       case 'task.updated':
       case 'task.duplicated':
-        if (NOTIFYING_HISTORY.has(historyTypeOf(e) ?? -1)) tasks.push(e);
+        // Asked now (ids are not needed to tell whether anyone is told): a change that tells nobody
+        // leaves the round without a write, so its events can go with the COMMIT.
+        if (NOTIFYING_HISTORY.has(historyTypeOf(e) ?? -1) && taskCandidates(e).length > 0) tasks.push(e);
         break;
       case 'message.created':
       case 'message.updated':
