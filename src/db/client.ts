@@ -13,7 +13,7 @@ import { runMigrations } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { ownTransaction, pgliteOf, preparing, queryPrepared } from './pglite-prepared.js';
 import { TEXT_TYPE_OIDS } from './text-types.js';
-import { pipelineTransactions, resetBoundary, sendWithCommit } from './pipelined-transactions.js';
+import { corked, pipelineTransactions, resetBoundary, sendWithCommit } from './pipelined-transactions.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -241,17 +241,33 @@ export async function queryRowsAndCommit<T extends object>(db: Queryable, query:
 export const idArray = (ids: Iterable<number>) => sql`${`{${[...ids].join(',')}}`}::bigint[]`;
 
 /**
- * Runs independent reads side by side on the pool, but one after another inside a transaction: a
- * transaction is one connection, and overlapping queries on one pg client are deprecated.
+ * Runs independent statements side by side: on the pool, each on its own connection; inside a
+ * transaction on PostgreSQL, written one behind the other on its (pipelined) connection and answered
+ * in one round trip; inside a PGlite transaction, one after another. Each thunk must send its first
+ * statement before its first await, so that they reach the server in the thunks' order (a statement
+ * may rely on an earlier one's lock). If several fail, the error thrown is the first thunk's real
+ * one, not the "transaction is aborted" its followers got.
  */
-export async function allOf<T extends readonly (() => Promise<unknown>)[]>(
+export async function allOf<T extends readonly (() => Promise<unknown>)[] | []>(
   db: Queryable,
   thunks: T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
-  if ('rollback' in db) {
+  if (!('rollback' in db)) return (await Promise.all(thunks.map((thunk) => thunk()))) as never;
+  const client = (db as unknown as DrizzleInternals).session?.client;
+  if (!(client instanceof pg.Client && client.pipeline)) {
     const results: unknown[] = [];
     for (const thunk of thunks) results.push(await thunk());
     return results as never;
   }
-  return (await Promise.all(thunks.map((thunk) => thunk()))) as never;
+  const settled = await Promise.allSettled(corked(client as pg.PoolClient, () => thunks.map((thunk) => thunk())));
+  const failed = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed.length > 0) throw (failed.find((r) => !inFailedTransaction(r.reason)) ?? failed[0]!).reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as never;
+}
+
+/** "current transaction is aborted": what every statement behind a failed one in a transaction gets (drizzle may wrap it). */
+function inFailedTransaction(error: unknown): boolean {
+  let e = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 4; i++, e = e.cause as typeof e) if (e.code !== undefined) return e.code === '25P02';
+  return false;
 }

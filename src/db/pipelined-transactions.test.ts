@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { useTestApp } from '../test/app.js';
-import { queryRows, queryRowsAndCommit } from './client.js';
+import { allOf, queryRows, queryRowsAndCommit } from './client.js';
 import { pgCode, withTransaction } from './tx.js';
 
 const t = useTestApp();
@@ -52,6 +52,28 @@ describe.skipIf(!process.env.DATABASE_URL)('BEGIN sent with the first statement'
       expect(await openTransactions()).toBe(0);
     } finally {
       await db().execute(sql`drop table pipeline_probe`);
+    }
+  });
+
+  it('allOf in a transaction: statements run in the order given, and the first real error is the one thrown', async () => {
+    await db().execute(sql`create table if not exists pipeline_order (k int primary key)`);
+    try {
+      const [, seen] = await withTransaction(db(), async ({ tx }) =>
+        allOf(tx, [
+          () => queryRows(tx, sql`insert into pipeline_order values (1)`),
+          () => queryRows<{ n: number }>(tx, sql`select count(*)::int as n from pipeline_order`),
+        ]),
+      );
+      expect(seen).toEqual([{ n: 1 }]);
+      // The second statement runs in the transaction the first aborted: its own error is not the one reported.
+      const failing = withTransaction(db(), async ({ tx }) =>
+        allOf(tx, [() => queryRows(tx, sql`insert into pipeline_order values (1)`), () => queryRows(tx, sql`insert into pipeline_order values (2)`)]),
+      );
+      await expect(failing).rejects.toSatisfy((e: unknown) => pgCode(e) === '23505');
+      expect(await queryRows<{ k: number }>(db(), sql`select k from pipeline_order order by k`)).toEqual([{ k: 1 }]);
+      expect(await openTransactions()).toBe(0);
+    } finally {
+      await db().execute(sql`drop table pipeline_order`);
     }
   });
 });

@@ -29,8 +29,8 @@ function commandOf(first: unknown): string {
   return typeof text === 'string' && text.length <= 8 ? text.trim().toLowerCase() : '';
 }
 
-/** Writes whatever `send` puts on the connection as one packet. */
-function corked<T>(client: pg.PoolClient, send: () => T): T {
+/** Writes whatever `send` puts on the connection (synchronously) as one packet. */
+export function corked<T>(client: pg.PoolClient, send: () => T): T {
   const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
   stream.cork();
   try {

@@ -7,7 +7,7 @@ import { authorizeColumn, authorizeMove, authorizeTask } from '../tasks.policy.j
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
 import { columnsFor, loadPlacements, lockLimited, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
-import { idArray } from '../../../db/client.js';
+import { allOf, idArray } from '../../../db/client.js';
 import { emitTaskLeft, shareTaskRecords, type TaskDeparture } from '../tasks.events.js';
 
 export interface MoveTasksInput {
@@ -27,12 +27,16 @@ export interface MoveTasksInput {
 export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ tasks: TaskDto[]; history: HistoryDto[] }> {
   const { db, actor } = ctx;
   const taskIds = [...new Set(input.taskIds)];
-  // The column and the tasks authorized, the tasks locked (by id), in one statement; their rows are read after the lock.
-  const { column: target, tasks: access } = await authorizeMove(db, actor, input.stageId, taskIds);
+  // The column and the tasks authorized, the tasks locked (by id), in one statement; their
+  // placements read by the next, in the same round trip: it runs once the lock is held, so it reads
+  // the rows as the lock's last holder left them. Refused, the placements read is dropped unseen.
+  const [{ column: target, tasks: access }, placements] = await allOf(db, [
+    () => authorizeMove(db, actor, input.stageId, taskIds),
+    () => loadPlacements(db, taskIds),
+  ]);
   const archived = access.find((t) => t.archived);
   if (archived) throw new AppError('CONFLICT', `task ${archived.id} is archived; restore it first`);
 
-  const placements = await loadPlacements(db, taskIds);
   const plans = taskIds.map((id) => planRelocation(id, placements.get(id)!, target.projectId, input.fromStageId));
   const read = new Map<number, LockedColumn>([[target.id, target]]);
   for (const p of plans) for (const row of [p.from, p.inTarget]) if (row) read.set(row.stageId, row.column);
@@ -42,28 +46,34 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
   // The limit as read under the lock: a concurrent limit change cannot slip in between.
   await requireRoom(db, columns.get(target.id)!, incoming);
 
-  if (plans.every((p) => p.from.projectId === target.projectId)) {
-    // Within the project (the commonest move): the rows enter the column as they are ranked.
-    await placeInColumn(db, target.id, taskIds, input.order, target.projectId);
-  } else {
-    await rewire(db, actor.organizationId, target, plans);
-    await placeInColumn(db, target.id, taskIds, input.order);
-  }
-
   const changed = plans.filter((p) => p.from.stageId !== target.id).map((p) => p.taskId);
   const names = new Map(access.map((t) => [t.id, t.name]));
-  const history = await recordHistory(
-    db,
-    actor,
-    plans.map((p) => ({
-      taskId: p.taskId,
-      type: HISTORY.moved,
-      state: p.from.stageId === target.id ? `moved within "${target.name}"` : `moved from "${columns.get(p.from.stageId)?.name ?? ''}" to "${target.name}"`,
-      projectName: target.projectName,
-      taskName: names.get(p.taskId)!,
-    })),
-    changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})` : undefined,
-  );
+  const place = async () => {
+    if (plans.every((p) => p.from.projectId === target.projectId)) {
+      // Within the project (the commonest move): the rows enter the column as they are ranked.
+      await placeInColumn(db, target.id, taskIds, input.order, target.projectId);
+    } else {
+      await rewire(db, actor.organizationId, target, plans);
+      await placeInColumn(db, target.id, taskIds, input.order);
+    }
+  };
+  // The history record does not depend on the ranks: it goes in the placement's round trip.
+  const [, history] = await allOf(db, [
+    place,
+    () =>
+      recordHistory(
+        db,
+        actor,
+        plans.map((p) => ({
+          taskId: p.taskId,
+          type: HISTORY.moved,
+          state: p.from.stageId === target.id ? `moved within "${target.name}"` : `moved from "${columns.get(p.from.stageId)?.name ?? ''}" to "${target.name}"`,
+          projectName: target.projectName,
+          taskName: names.get(p.taskId)!,
+        })),
+        changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})` : undefined,
+      ),
+  ]);
   emitTaskLeft(db, plans.filter((p) => p.from.projectId !== target.projectId).map((p) => departure(p, columns)));
   const records = await loadTaskRecords(db, actor.organizationId, taskIds);
   shareTaskRecords(db, records);
