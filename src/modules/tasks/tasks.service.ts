@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
 import { lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
-import { appendedRankSql } from './board/ranks.js';
+import { appendedRankSql, insertedRankSql } from './board/ranks.js';
 import { HISTORY, historyInsertFor, historyRecorded, recordForTasks, recordHistory, type HistoryRow } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
@@ -43,9 +43,12 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   await requireAssignable(db, actor, column.projectId, assignees, 'responsibleUserId');
 
   const name = input.name.trim();
-  const appended = input.order === undefined && column.tasksLimit <= 0;
-  // The task, its placement, assignees and history record in one statement. Appended to a column
-  // without a WIP limit (the commonest create), the placement takes its rank right here.
+  const position = orderToInt(input.order);
+  // The task, its placement, assignees and history record in one statement. In a column without a
+  // WIP limit (the commonest create) the placement takes its rank right here, appended or at the
+  // position asked, and its dense position is the count of the others ranked at or below it (ties go
+  // to the older task) as the statement saw them.
+  const rank = column.tasksLimit > 0 ? sql`null::int` : position === undefined ? appendedRankSql(column.id) : insertedRankSql(column.id, position);
   const [row] = await queryRows<HistoryRow & CreatedTaskRow & { rank: number | null; position: number | string }>(
     db,
     sql`with t as (
@@ -57,12 +60,12 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
           returning ${CREATED_RETURNING}),
         s as (
           insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
-          select ${actor.organizationId}, t.id, ${column.projectId}, ${column.id}, ${appended ? appendedRankSql(column.id) : sql`null::int`}, true from t
+          select ${actor.organizationId}, t.id, ${column.projectId}, ${column.id}, ${rank}, true from t
           returning "order"),
         a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
         h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
         select h.*, (select "order" from s) as rank, ${CREATED_COLUMNS},
-          ${appended ? sql`(select count("order") from task_stages where stage_id = ${column.id})` : sql`null::bigint`} as position from h, t`,
+          (select count(*) from task_stages o where o.stage_id = ${column.id} and o."order" <= (select "order" from s)) as position from h, t`,
     { prepare: 'task-create' },
   );
   const taskId = Number(row!.taskId);
@@ -71,10 +74,9 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
     // A WIP-limited column's lock (which serializes its writers until COMMIT) is taken only now, for
     // the limit: a refused limit rolls the rows above back. The position needs no lock (ranks.ts).
     if (column.tasksLimit > 0) await requireRoom(db, (await lockColumns(db, actor.organizationId, [column.id])).get(column.id)!, 1);
-    await placeInColumn(db, column.id, [taskId], orderToInt(input.order));
+    await placeInColumn(db, column.id, [taskId], position);
   }
-  // Appended, the new task's form is what the statement wrote: no second read. Its position is the
-  // count of the column's placed tasks the statement saw, all ranked below the rank it drew.
+  // Ranked by the statement, the new task's form is what it wrote: no second read.
   const record =
     row!.rank === null
       ? (await loadTaskRecords(db, actor.organizationId, [taskId]))[0]!

@@ -87,6 +87,23 @@ describe('POST /tasks', () => {
     }
   });
 
+  it('at a position (top, middle, past the end), answers the same form a read of the task gives', async () => {
+    const b = await boardWithRoles(t);
+    const [a, c] = await tasksIn(t, b.owner, b.stageIds[0]!, 2);
+    const placed: Array<[number, string]> = [];
+    for (const [order, expected] of [[0, '0'], ['2', '2'], [99, '4'], [1, '1']] as const) {
+      const res = await t.as(b.member).post('/tasks', { name: `at ${order}`, stageId: b.stageIds[0], order, responsibleUserId: [b.owner.id] });
+      expect(res.statusCode).toBe(201);
+      const { task } = res.json();
+      expect(task.stages).toEqual([{ stageId: b.stageIds[0], order: expected, pinned: true, projectId: b.project.id }]);
+      const read = await t.as(b.member).get(`/tasks/${task.id}`);
+      expect(task).toEqual(read.json());
+      placed.push([Number(task.id), expected]);
+    }
+    const [top, mid, end, second] = placed.map(([id]) => id);
+    expect(await columnTasks(t, b.stageIds[0]!)).toEqual([top, second, a, mid, c, end]);
+  });
+
   it('places the task at `order` and renumbers the column densely; no order means the end', async () => {
     const b = await boardWithRoles(t);
     const [a, c] = await tasksIn(t, b.owner, b.stageIds[0]!, 2);

@@ -66,6 +66,21 @@ describe('task positions as ranks', () => {
     expect(shown).toEqual(['0', '1', '2', '3']);
   });
 
+  it('keeps ranks unique under concurrent creates at the top and in the middle (a clash is retried)', async () => {
+    const b = await boardWithRoles(t);
+    const stageId = b.stageIds[0]!;
+    const model = await tasksIn(t, b.owner, stageId, 3);
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => t.as(b.owner).post('/tasks', { name: `Racing ${i}`, stageId, order: i % 2 })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(16).fill(201));
+    const created = results.map((r) => Number(r.json().task.id));
+    const column = await columnTasks(t, stageId);
+    expect([...column].sort((x, y) => x - y)).toEqual([...model, ...created].sort((x, y) => x - y));
+    // The three older tasks keep their order after everything placed before them.
+    expect(column.filter((id) => model.includes(id))).toEqual(model);
+    const ranks = await t.sql<{ n: number; d: number }>(sql`select count(*)::int as n, count(distinct "order")::int as d from task_stages where stage_id = ${stageId}`);
+    expect(ranks).toEqual([{ n: 19, d: 19 }]);
+  });
+
   it('holds a WIP limit under concurrent creates: the limited column is still locked', async () => {
     const b = await boardWithRoles(t);
     const stageId = b.stageIds[0]!;

@@ -116,6 +116,17 @@ export const appendedRankSql = (stageId: number): SQL =>
        from (select coalesce(max("order"), ${-RANK_GAP}::int) as top from task_stages where stage_id = ${stageId} and "order" is not null) m)`;
 
 /**
+ * SQL: the rank of a new task at dense `position` (as placeByRank draws it for one task), for a
+ * statement that inserts the placement itself; null when there is no room (then place the row,
+ * inserted without a rank, with placeByRank).
+ */
+export const insertedRankSql = (stageId: number, position: number): SQL => {
+  const at = Math.max(0, position);
+  return sql`(with n as materialized (${neighboursSql(stageId, idArray([]), at)}), r as (${spreadOneSql(at)})
+              select r.rank::int from r where abs(r.rank) <= ${MAX_RANK})`;
+};
+
+/**
  * k ranks strictly between the neighbours, or null when there is no room for them. Each is drawn at
  * random within its share of the room, so that concurrent placements at one spot (which read the
  * same neighbours) rarely take the same rank: ranks are unique per column (checked per statement), and
