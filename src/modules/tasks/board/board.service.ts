@@ -48,17 +48,16 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
 
   const changed = plans.filter((p) => p.from.stageId !== target.id).map((p) => p.taskId);
   const names = new Map(access.map((t) => [t.id, t.name]));
-  const place = async () => {
-    if (plans.every((p) => p.from.projectId === target.projectId)) {
-      // Within the project (the commonest move): the rows enter the column as they are ranked.
-      await placeInColumn(db, target.id, taskIds, input.order, target.projectId);
-    } else {
-      await rewire(db, actor.organizationId, target, plans);
-      await placeInColumn(db, target.id, taskIds, input.order);
-    }
+  const place = async (): Promise<boolean> => {
+    // Within the project (the commonest move): the rows enter the column as they are ranked.
+    if (plans.every((p) => p.from.projectId === target.projectId)) return placeInColumn(db, target.id, taskIds, input.order, target.projectId);
+    await rewire(db, actor.organizationId, target, plans);
+    await placeInColumn(db, target.id, taskIds, input.order);
+    return false;
   };
-  // The history record does not depend on the ranks: it goes in the placement's round trip.
-  const [, history] = await allOf(db, [
+  // The history record does not depend on the ranks, so it goes in the placement's round trip, and
+  // so does the answer's read (read again when the placement took more than its first statement).
+  const [placedAtOnce, history, loaded] = await allOf(db, [
     place,
     () =>
       recordHistory(
@@ -73,9 +72,10 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
         })),
         changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})` : undefined,
       ),
+    () => loadTaskRecords(db, actor.organizationId, taskIds),
   ]);
   emitTaskLeft(db, plans.filter((p) => p.from.projectId !== target.projectId).map((p) => departure(p, columns)));
-  const records = await loadTaskRecords(db, actor.organizationId, taskIds);
+  const records = placedAtOnce ? loaded : await loadTaskRecords(db, actor.organizationId, taskIds);
   shareTaskRecords(db, records);
   return { tasks: records.map(presentTask), history };
 }

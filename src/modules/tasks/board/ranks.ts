@@ -21,16 +21,18 @@ const MAX_RANK = 2_000_000_000;
  * Puts `taskIds` at dense `position` among the column's other tasks (default and past the end:
  * appended), in the order given. Their rows are already in the column with rank null, or, with
  * `enteringFrom` (the column's project), anywhere in that project: they enter the column by the
- * same statement that ranks them.
+ * same statement that ranks them. Answers whether the first statement it sent placed them all (a
+ * statement sent behind it in the same round trip then reads them placed).
  */
-export async function placeByRank(db: Queryable, stageId: number, taskIds: number[], position: number | undefined, enteringFrom?: number): Promise<void> {
-  if (taskIds.length === 0) return;
+export async function placeByRank(db: Queryable, stageId: number, taskIds: number[], position: number | undefined, enteringFrom?: number): Promise<boolean> {
+  if (taskIds.length === 0) return true;
   const ids = idArray(taskIds);
   const k = taskIds.length;
   const rows: Rows = enteringFrom === undefined ? { stageId } : { stageId, projectId: enteringFrom };
   if (position === undefined) {
-    if (await append(db, rows, taskIds)) return;
-    return renumberPlacing(db, rows, taskIds, position);
+    if (await append(db, rows, taskIds)) return true;
+    await renumberPlacing(db, rows, taskIds, position);
+    return false;
   }
   const at = Math.max(0, position);
   const neighbours = neighboursSql(stageId, ids, at);
@@ -45,13 +47,15 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
           returning t.task_id`,
       { prepare: rows.projectId === undefined ? 'rank-place-one' : 'rank-place-one-entering' },
     );
-    if (placed.length === 1) return;
-    return renumberPlacing(db, rows, taskIds, position);
+    if (placed.length === 1) return true;
+    await renumberPlacing(db, rows, taskIds, position);
+    return false;
   }
   const [n] = await queryRows<{ lo: number | null; hi: number | null; top: number | null }>(db, neighbours, { prepare: 'rank-neighbours' });
   const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
-  if (ranks) return writeRanks(db, rows, taskIds, ranks);
-  await renumberPlacing(db, rows, taskIds, position);
+  if (ranks) await writeRanks(db, rows, taskIds, ranks);
+  else await renumberPlacing(db, rows, taskIds, position);
+  return false;
 }
 
 /**
