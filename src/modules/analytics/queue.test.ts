@@ -86,6 +86,27 @@ describe('the analytics queue', () => {
     expect(await queued(org)).toBe(0);
   });
 
+  it('rewrites only the ledger rows a change alters: a task moved many times keeps its other stays as they were', async () => {
+    const b = await f.board(2);
+    const org = b.owner.organizationId;
+    const [a, z] = b.stages.map((s) => s.id as number);
+    const task = (await f.task(b.owner, a!, { name: 'travels', responsibleUserId: [b.owner.id] })).id as number;
+    for (let i = 0; i < 8; i++) expect((await t.as(b.owner).post('/tasks/move', { taskIds: [task], stageId: i % 2 === 0 ? z : a })).statusCode).toBe(200);
+    await drainOrganization(t.database.db, org);
+    const rows = async () => t.sql<{ rid: string; kind: number }>(sql`select ctid::text as rid, kind from analytics_facts where task_id = ${task}`);
+    const before = await rows();
+    await t.as(b.owner).post('/tasks/move', { taskIds: [task], stageId: z });
+    await drainOrganization(t.database.db, org);
+    const after = await rows();
+    // The move changes the task's column (kind 0) and closes its open stay (kind 6, and a kind 7 of
+    // the stay's length appears), and opens a stay: two rows go, four come, the rest stay put.
+    const kinds = (list: typeof before, other: typeof before) => list.filter((r) => !other.some((o) => o.rid === r.rid)).map((r) => Number(r.kind)).sort();
+    expect(before.length).toBeGreaterThan(15);
+    expect(kinds(before, after)).toEqual([0, 6]);
+    expect(kinds(after, before)).toEqual([0, 6, 6, 7]);
+    await expectRollupsRebuilt(t, org);
+  });
+
   it('runs one drain of an organization at a time: the second waits, then takes what is left', async () => {
     const { org } = await busyBoard();
     // The first drain takes the three oldest rows and stays open; the second, meanwhile, must neither
