@@ -72,9 +72,9 @@ BEGIN
   -- what the two have in common is left alone. A move changes two or three facts of a task whose
   -- stays alone may be hundreds. The rollups get the same sums as from deleting and inserting all.
   cur AS (
-    SELECT f.ctid AS rid, k.key, row_number() OVER (PARTITION BY k.key) AS n
-    FROM analytics_facts f CROSS JOIN LATERAL (SELECT row(f.task_id::bigint, f.organization_id::bigint, f.project_id::bigint, f.kind::smallint, f.stage_id::bigint, f.status::smallint, f.user_id::bigint, f.assignees::bigint[], f.archived, f.multi, f.at::timestamptz, f.until::timestamptz, f.prev_at::timestamptz, f.value::double precision, f.departures::jsonb)::text AS key) k
-    WHERE f.task_id = ANY(ids)),
+    SELECT f.ctid AS rid, f::text AS key, row_number() OVER (PARTITION BY f::text) AS n
+    FROM analytics_facts f WHERE f.task_id = ANY(ids)),
+  -- The new facts as rows of the ledger's own types, so that equal values have equal text.
   nxt AS (
     SELECT x.*, k.key, row_number() OVER (PARTITION BY k.key) AS n
     FROM facts x CROSS JOIN LATERAL (SELECT row(x.task_id::bigint, x.organization_id::bigint, x.project_id::bigint, x.kind::smallint, x.stage_id::bigint, x.status::smallint, x.user_id::bigint, x.assignees::bigint[], x.archived, x.multi, x.at::timestamptz, x.until::timestamptz, x.prev_at::timestamptz, x.value::double precision, x.departures::jsonb)::text AS key) k),

@@ -12,7 +12,8 @@ import { NOTIFYING_HISTORY, historyTypeOf, taskCandidates } from './notification
  * kind plus one insert.
  */
 export const notificationPipeline: TransactionalListener = async (db, events) => {
-  const tasks: RecordedEvent[] = [];
+  // Task rules need no query: each event's candidates are built now, and told their cause's id once it has one.
+  const tasks: Array<{ event: RecordedEvent; candidates: Candidate[] }> = [];
   const messages: RecordedEvent[] = [];
   const reglaments: RecordedEvent[] = [];
   const joins: RecordedEvent[] = [];
@@ -22,9 +23,11 @@ export const notificationPipeline: TransactionalListener = async (db, events) =>
       case 'task.created':
       case 'task.updated':
       case 'task.duplicated':
-        // Asked now (ids are not needed to tell whether anyone is told): a change that tells nobody
-        // leaves the round without a write, so its events can go with the COMMIT.
-        if (NOTIFYING_HISTORY.has(historyTypeOf(e) ?? -1) && taskCandidates(e).length > 0) tasks.push(e);
+        // A change that tells nobody leaves the round without a write, so its events can go with the COMMIT.
+        if (NOTIFYING_HISTORY.has(historyTypeOf(e) ?? -1)) {
+          const candidates = taskCandidates(e);
+          if (candidates.length > 0) tasks.push({ event: e, candidates });
+        }
         break;
       case 'message.created':
       case 'message.updated':
@@ -46,9 +49,9 @@ export const notificationPipeline: TransactionalListener = async (db, events) =>
   }
   if (tasks.length + messages.length + reglaments.length + joins.length + webhooks.length === 0) return;
 
-  // Candidates name their cause's event id, so they are built once the events have ids.
+  // Candidates name their cause's event id, so the rest are built once the events have ids.
   return async (emitMore) => {
-    const candidates: Candidate[] = tasks.flatMap(taskCandidates);
+    const candidates: Candidate[] = tasks.flatMap(({ event, candidates }) => candidates.map((c) => ({ ...c, eventId: event.id })));
     if (messages.length) candidates.push(...(await messageCandidates(db, messages)));
     if (reglaments.length) candidates.push(...(await reglamentCandidates(db, reglaments)));
     if (joins.length) candidates.push(...(await joinCandidates(db, joins)));

@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orderToInt } from '../../platform/schemas.js';
 import { lockColumns, lockTasks, placeInColumn, requireRoom } from './board/columns.js';
-import { appendedRankSql, insertedRankSql } from './board/ranks.js';
+import { appendedRankSql, denseOrderOf, insertedRankSql } from './board/ranks.js';
 import { HISTORY, historyInsertFor, historyRecorded, recordForTasks, recordHistory, type HistoryRow } from './history/history.service.js';
 import type { HistoryDto } from './history/history.schemas.js';
 import { authorizeColumn, authorizeTask, requireAssignable, requireTaskRead, taskRankSql, type TaskAccess } from './tasks.policy.js';
@@ -46,8 +46,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const position = orderToInt(input.order);
   // The task, its placement, assignees and history record in one statement. In a column without a
   // WIP limit (the commonest create) the placement takes its rank right here, appended or at the
-  // position asked, and its dense position is the count of the others ranked at or below it (ties go
-  // to the older task) as the statement saw them.
+  // position asked, and its dense position is counted among the others as the statement saw them.
   const rank = column.tasksLimit > 0 ? sql`null::int` : position === undefined ? appendedRankSql(column.id) : insertedRankSql(column.id, position);
   const [row] = await queryRows<HistoryRow & CreatedTaskRow & { rank: number | null; position: number | string }>(
     db,
@@ -61,11 +60,11 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
         s as (
           insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
           select ${actor.organizationId}, t.id, ${column.projectId}, ${column.id}, ${rank}, true from t
-          returning "order"),
+          returning stage_id, "order", task_id),
         a as (insert into task_assignees (organization_id, task_id, user_id) select ${actor.organizationId}, t.id, u from t, unnest(${idArray(assignees)}) as u),
         h as (${historyInsertFor(actor, 't', { type: HISTORY.created, state: `created the task in "${column.name}"`, projectName: column.projectName, taskName: name })})
         select h.*, (select "order" from s) as rank, ${CREATED_COLUMNS},
-          (select count(*) from task_stages o where o.stage_id = ${column.id} and o."order" <= (select "order" from s)) as position from h, t`,
+          (select ${denseOrderOf('s')} from s) as position from h, t`,
     { prepare: 'task-create' },
   );
   const taskId = Number(row!.taskId);

@@ -35,15 +35,14 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
     return false;
   }
   const at = Math.max(0, position);
-  const neighbours = neighboursSql(stageId, ids, at);
   if (k === 1) {
     // One task (the commonest move): its rank drawn and written by the statement that reads the
     // neighbours, as spread() draws it; no row comes back when there is no room.
     const placed = await queryRows(
       db,
-      sql`with n as materialized (${neighbours}), r as (${spreadOneSql(at)})
+      sql`with r as (${oneRankSql(stageId, ids, at)})
           update task_stages t set ${entering(rows)}"order" = r.rank from r
-          where ${placedRows(rows)} and t.task_id = ${taskIds[0]} and abs(r.rank) <= ${MAX_RANK}
+          where ${placedRows(rows)} and t.task_id = ${taskIds[0]}
           returning t.task_id`,
       { prepare: rows.projectId === undefined ? 'rank-place-one' : 'rank-place-one-entering' },
     );
@@ -51,7 +50,7 @@ export async function placeByRank(db: Queryable, stageId: number, taskIds: numbe
     await renumberPlacing(db, rows, taskIds, position);
     return false;
   }
-  const [n] = await queryRows<{ lo: number | null; hi: number | null; top: number | null }>(db, neighbours, { prepare: 'rank-neighbours' });
+  const [n] = await queryRows<{ lo: number | null; hi: number | null; top: number | null }>(db, neighboursSql(stageId, ids, at), { prepare: 'rank-neighbours' });
   const ranks = spread(at, n?.lo ?? null, n?.hi ?? null, n?.top ?? null, k);
   if (ranks) await writeRanks(db, rows, taskIds, ranks);
   else await renumberPlacing(db, rows, taskIds, position);
@@ -86,6 +85,15 @@ const spreadOneSql = (at: number): SQL =>
     else n.lo + (n.hi - n.lo) / 2 + case when x.w > 0 then floor(random() * 2 * x.w)::bigint - x.w else 0 end`
     }
   end as rank from n, lateral (select (n.hi - n.lo) / 8 as w) x`);
+
+/**
+ * The rank of one task placed at dense position `at` among the column's tasks other than `ids`
+ * (spread() for one task; `n` is materialized so that the neighbours are read once); no row when
+ * there is no room.
+ */
+const oneRankSql = (stageId: number, ids: SQL, at: number): SQL =>
+  sql`with n as materialized (${neighboursSql(stageId, ids, at)}), drawn as (${spreadOneSql(at)})
+      select drawn.rank from drawn where abs(drawn.rank) <= ${MAX_RANK}`;
 
 /** The placed rows: in the column, or (entering it) the tasks' rows in its project. */
 type Rows = { stageId: number; projectId?: number };
@@ -124,11 +132,7 @@ export const appendedRankSql = (stageId: number): SQL =>
  * statement that inserts the placement itself; null when there is no room (then place the row,
  * inserted without a rank, with placeByRank).
  */
-export const insertedRankSql = (stageId: number, position: number): SQL => {
-  const at = Math.max(0, position);
-  return sql`(with n as materialized (${neighboursSql(stageId, idArray([]), at)}), r as (${spreadOneSql(at)})
-              select r.rank::int from r where abs(r.rank) <= ${MAX_RANK})`;
-};
+export const insertedRankSql = (stageId: number, position: number): SQL => sql`(${oneRankSql(stageId, idArray([]), Math.max(0, position))})::int`;
 
 /**
  * k ranks strictly between the neighbours, or null when there is no room for them. Each is drawn at
