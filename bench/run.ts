@@ -5,7 +5,7 @@
  * organization with a space, a project of 4 columns and 1,000 tasks (assignee, label, subtask and a
  * message each), then measures the workloads users feel against W0, the ceiling of the same app:
  *   W0 GET /health (no database) · W1 create a task (32 and 1 connections) · W2 read one task ·
- *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position ·
+ *   W3 read the whole 1,000-task project (1 connection) · W4 move a task to another column/position (W4x1: one connection) ·
  *   W4r W4 with five enabled automation rules that moves trigger · W1e/W1ex1 create appended at the
  *   end of a column (32 and 1 connections) · W4p moves spread over 10 small projects of the
  *   organization, W4c the same confined to one of them (their ratio: writes to different projects in parallel) ·
@@ -42,7 +42,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'S,W0,W1,W1x1,W1e,W1ex1,W2,W2f,W3,W3f,W4,W4c,W4p,W5,W4r,W6,W7,WA,F' },
+    only: { type: 'string', default: 'S,W0,W1,W1x1,W1e,W1ex1,W2,W2f,W3,W3f,W4,W4x1,W4c,W4p,W5,W4r,W6,W7,WA,F' },
     'analytics-tasks': { type: 'string', default: '100000' },
     'ai-pages': { type: 'string', default: '1000' },
   },
@@ -93,7 +93,7 @@ async function benchMode(mode: string): Promise<ModeResult> {
     // Reads first, on the board exactly as seeded (1,000 tasks): the write workloads add hundreds of
     // tasks and churn positions, which would change what the reads measure.
     if (wanted.has('W4p') || wanted.has('W4c')) await seedSpread(server.url, board, 10, 20);
-    const order = ['W0', 'W0z', 'W2', 'W2z', 'W2f', 'W3', 'W3z', 'W3f', 'W1', 'W1x1', 'W1e', 'W1ex1', 'W4', 'W4c', 'W4p', 'W5', 'W4r'] as const;
+    const order = ['W0', 'W0z', 'W2', 'W2z', 'W2f', 'W3', 'W3z', 'W3f', 'W1', 'W1x1', 'W1e', 'W1ex1', 'W4', 'W4x1', 'W4c', 'W4p', 'W5', 'W4r'] as const;
     for (const name of order.filter((n) => wanted.has(n))) {
       if (name === 'W4r') await addBenchRules(server.url, board);
       const r = await runWorkload(name, server, board, { duration, warmup, databaseUrl: mode === 'postgres' ? pgUrl : undefined });

@@ -25,7 +25,7 @@ export interface WorkloadResult {
   peakRssMiB: number;
 }
 
-export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W1e' | 'W1ex1' | 'W4p' | 'W4c' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4r' | 'W5' | 'W6' | 'W7';
+export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W1e' | 'W1ex1' | 'W4p' | 'W4c' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4x1' | 'W4r' | 'W5' | 'W6' | 'W7';
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
@@ -50,9 +50,9 @@ function definition(name: Name, board: Board): Definition {
 function plainDefinition(name: Name, board: Board): Definition {
   const headers = { 'service-session': board.session, 'content-type': 'application/json' };
   // 32 connections each moving the task `body` names.
-  const move = (label: string, body: () => object): Definition => ({
+  const move = (label: string, body: () => object, connections = 32): Definition => ({
     label,
-    connections: 32,
+    connections,
     requests: [{ method: 'POST', path: '/tasks/move', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }) }],
   });
   // Past the read cache (`Cache-Control: no-cache`): what the database path alone can do.
@@ -132,12 +132,17 @@ function plainDefinition(name: Name, board: Board): Definition {
       return { label: name === 'W6' ? 'POST /ai/requests, extractive' : 'POST /ai/requests, hybrid + model (local fake)', connections: 1, requests: [ask] };
     }
     case 'W4':
+    case 'W4x1':
     case 'W4r':
-      return move(name === 'W4' ? 'POST /tasks/move' : 'POST /tasks/move, 5 automation rules', () => ({
-        taskIds: [pick(board.taskIds)],
-        stageId: pick(board.stageIds.slice(1)),
-        order: Math.floor(Math.random() * 300),
-      }));
+      return move(
+        name === 'W4r' ? 'POST /tasks/move, 5 automation rules' : 'POST /tasks/move',
+        () => ({
+          taskIds: [pick(board.taskIds)],
+          stageId: pick(board.stageIds.slice(1)),
+          order: Math.floor(Math.random() * 300),
+        }),
+        name === 'W4x1' ? 1 : 32,
+      );
     default:
       throw new Error(`${name} has no plain definition`);
   }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { idArray, queryRows, type Queryable } from '../../db/client.js';
+import { idArray, idIn, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import { projectRankSql, projectRoleOf, requireRole, roleOfRank, spaceRoleOf, type SpaceRole } from '../../platform/access.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -55,7 +55,7 @@ function taskAccessSql(actor: Actor, taskIds: number[], lock: boolean): SQL {
   return sql`with live as (
           select ts.task_id, p.id as project_id, p.space_id
           from task_stages ts join projects p on p.id = ts.project_id and p.deleted_at is null
-          where ts.task_id = any(${idArray(taskIds)}) and ts.organization_id = ${actor.organizationId})
+          where ${idIn(sql`ts.task_id`, taskIds)} and ts.organization_id = ${actor.organizationId})
         select t.id, t.name, t.creator_id as "creatorId", t.archived_at is not null as archived,
           t.space_id as "spaceId", t.project_id as "projectId",
           ${
@@ -185,6 +185,7 @@ export async function authorizeProjectTasks(db: Queryable, actor: Actor, project
   const [live] = await queryRows<{ id: number }>(
     db,
     sql`select id from projects where id = ${projectId} and organization_id = ${actor.organizationId} and deleted_at is null`,
+    { prepare: 'project-live' },
   );
   requireRole(live ? await projectRoleOf(db, actor, projectId) : null, RULES.read, 'project');
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { idArray, queryRows, type Queryable } from '../../db/client.js';
+import { idArray, idIn, queryRows, type Queryable } from '../../db/client.js';
 import { iso, isoDate } from '../../platform/http.js';
 import type { ArchivedTaskDto, ColorTaskDto, TaskDto } from './tasks.schemas.js';
 import { denseOrderOf } from './board/ranks.js';
@@ -44,13 +44,11 @@ export async function loadTaskRecords(
   if (taskIds.length === 0) return [];
   if (taskIds.length > FEW && !options.rank) return loadBoardRecords(db, organizationId, taskIds);
   // One task, a few, or (rank asked) any number: the task's children by per-task subqueries.
-  // One array parameter: the statement text stays the same whatever the count, so it is prepared
-  // once per connection. Each child table is aggregated per task by an index probe on task_id.
-  // One task by `=`: PostgreSQL then keeps the prepared statement's generic plan (its estimate for
-  // `= any($1)` is ten rows, so it re-planned the single-task read on every call: three quarters of
-  // its time once statistics exist).
+  // One array parameter (one id by `=`, see idIn): the statement text stays the same whatever the
+  // count, so it is prepared once per connection. Each child table is aggregated per task by an
+  // index probe on task_id.
   const single = taskIds.length === 1;
-  const one = single ? sql`t.id = ${taskIds[0]}` : sql`t.id = any(${idArray(taskIds)})`;
+  const one = idIn(sql`t.id`, taskIds);
   const rows = await queryRows<LoadedRow>(
     db,
     sql`select t.id, t.space_id as "spaceId", t.name, t.creator_id as "creatorId", t.color, t.status, t.date_begin as "dateBegin",

@@ -101,6 +101,7 @@ async function homeProjectName(ctx: Ctx, taskId: number): Promise<string> {
   const [row] = await queryRows<{ name: string }>(
     ctx.db,
     sql`select p.name from task_stages ts join projects p on p.id = ts.project_id where ts.task_id = ${taskId} order by ts.pinned desc limit 1`,
+    { prepare: 'home-project-name' },
   );
   return row?.name ?? '';
 }
@@ -110,7 +111,7 @@ export async function setTaskColor(ctx: Ctx, taskId: number, color: string | nul
   const task = await authorizeTask(db, actor, taskId, 'update');
   requireActive(task);
   const value = normalizeColor(color);
-  await db.execute(sql`update tasks set color = ${value}, updated_at = now() where id = ${taskId}`);
+  await queryRows(db, sql`update tasks set color = ${value}, updated_at = now() where id = ${taskId}`, { prepare: 'task-color' });
   const [history] = await recordHistory(db, actor, [
     { taskId, type: HISTORY.color, state: value ? `set the colour ${value}` : 'reset the colour', projectName: await homeProjectName(ctx, taskId), taskName: task.name },
   ]);

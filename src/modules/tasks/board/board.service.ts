@@ -7,7 +7,7 @@ import { authorizeColumn, authorizeMove, authorizeTask } from '../tasks.policy.j
 import { loadTaskRecords, presentArchivedTask, presentTask } from '../tasks.presenter.js';
 import type { ArchivedTaskDto, TaskDto } from '../tasks.schemas.js';
 import { columnsFor, loadPlacements, lockLimited, lockTasks, placeInColumn, planRelocation, requireRoom, rewire, type LockedColumn, type Relocation } from './columns.js';
-import { allOf, idArray } from '../../../db/client.js';
+import { allOf, idArray, idIn } from '../../../db/client.js';
 import { emitTaskLeft, shareTaskRecords, type TaskDeparture } from '../tasks.events.js';
 
 export interface MoveTasksInput {
@@ -70,7 +70,7 @@ export async function moveTasks(ctx: Ctx, input: MoveTasksInput): Promise<{ task
           projectName: target.projectName,
           taskName: names.get(p.taskId)!,
         })),
-        changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where id = any(${idArray(changed)})` : undefined,
+        changed.length > 0 ? sql`update tasks set date_move = now(), updated_at = now() where ${idIn(sql`id`, changed)}` : undefined,
       ),
     () => loadTaskRecords(db, actor.organizationId, taskIds),
   ]);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { idArray, queryRows, type Queryable } from '../../../db/client.js';
+import { idArray, idIn, queryRows, type Queryable } from '../../../db/client.js';
 import { AppError } from '../../../platform/errors.js';
 import type { OrderedScope } from '../../../platform/ordering.js';
 import type { ColumnAccess } from '../tasks.policy.js';
@@ -21,7 +21,7 @@ export const columnScope = (stageId: number): OrderedScope => ({ table: 'task_st
 export async function lockTasks(db: Queryable, organizationId: number, taskIds: number[]): Promise<void> {
   if (taskIds.length === 0) return;
   await db.execute(
-    sql`select id from tasks where id = any(${idArray(taskIds)}) and organization_id = ${organizationId} order by id for no key update`,
+    sql`select id from tasks where ${idIn(sql`id`, taskIds)} and organization_id = ${organizationId} order by id for no key update`,
   );
 }
 
@@ -94,7 +94,7 @@ export async function loadPlacements(db: Queryable, taskIds: number[]): Promise<
     sql`select ts.task_id as "taskId", ts.project_id as "projectId", ts.stage_id as "stageId", ts."order", ts.pinned,
           s.name, p.name as "projectName", p.space_id as "spaceId", s.tasks_limit as "tasksLimit"
         from task_stages ts join stages s on s.id = ts.stage_id join projects p on p.id = s.project_id
-        where ts.task_id = any(${idArray(taskIds)}) order by ts.task_id, ts.project_id`,
+        where ${idIn(sql`ts.task_id`, taskIds)} order by ts.task_id, ts.project_id`,
     { prepare: 'placements' },
   );
   const map = new Map<number, Placement[]>(taskIds.map((id) => [id, []]));

@@ -60,6 +60,7 @@ export async function beginTaskChange(ctx: Ctx, taskId: number, action: Property
           where ts.task_id = t.id order by ts.pinned desc, ts.project_id limit 1) home
         where t.id = ${taskId} and t.organization_id = ${actor.organizationId}
         for no key update of t`,
+    { prepare: 'task-change-lock' },
   );
   if (!row) throw notFound('task');
   if (row.archived) throw new AppError('CONFLICT', 'the task is archived; restore it first');
@@ -84,7 +85,7 @@ export async function finishTaskChange(
   entry: { type: HistoryEntry['type']; state: string; changed: boolean },
 ): Promise<TaskWithHistory> {
   const { db, actor } = ctx;
-  if (entry.changed) await db.execute(sql`update tasks set updated_at = now() where id = ${task.id}`);
+  if (entry.changed) await queryRows(db, sql`update tasks set updated_at = now() where id = ${task.id}`, { prepare: 'task-touch' });
   const [history] = await recordHistory(db, actor, [
     { taskId: task.id, type: entry.type, state: entry.state, projectName: task.projectName, taskName: task.name },
   ]);
