@@ -111,6 +111,7 @@ async function measure(base: string, session: string, name: string, label: strin
     p50: r.latency.p50,
     p99: r.latency.p99,
     requests: r.requests.total,
+    bytesPerRequest: Math.round(r.throughput.total / Math.max(1, r.requests.total)),
     errors: r.non2xx + r.errors,
     errorKinds: {},
     cpuPercent: ((server.cpuSeconds() - cpu) / elapsed) * 100,

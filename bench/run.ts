@@ -98,7 +98,7 @@ async function benchMode(mode: string): Promise<ModeResult> {
       if (name === 'W4r') await addBenchRules(server.url, board);
       const r = await runWorkload(name, server, board, { duration, warmup, databaseUrl: mode === 'postgres' ? pgUrl : undefined });
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
-      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}, CPU ms/req ${cpuCost(r)}`);
+      console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}, CPU ms/req ${cpuCost(r)}, ${r.bytesPerRequest} B/answer`);
       results.push(r);
     }
     if (wanted.has('W6') || wanted.has('W7')) {

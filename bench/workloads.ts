@@ -23,6 +23,8 @@ export interface WorkloadResult {
   serverCpuMsPerRequest: number;
   dbCpuMsPerRequest: number | null;
   peakRssMiB: number;
+  /** Mean bytes per answer (headers and body) as received. */
+  bytesPerRequest: number;
 }
 
 export type Name = 'W0' | 'W0z' | 'W1' | 'W1x1' | 'W1e' | 'W1ex1' | 'W4p' | 'W4c' | 'W2' | 'W2z' | 'W2f' | 'W3' | 'W3z' | 'W3f' | 'W4' | 'W4x1' | 'W4r' | 'W5' | 'W6' | 'W7';
@@ -210,6 +212,7 @@ export async function runWorkload(name: Name, server: RunningServer, board: Boar
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    bytesPerRequest: Math.round(result.throughput.total / total),
     // Any answer that is not 2xx counts as an error, as do transport errors and timeouts
     // (autocannon's `errors` already includes its `timeouts`).
     errors: result.non2xx + result.errors,
