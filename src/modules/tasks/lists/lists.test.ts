@@ -73,7 +73,7 @@ describe('GET /projects/{projectId}/tasks', () => {
     expect([past.headers['x-total-count'], past.json()]).toEqual(['5', []]);
   });
 
-  it('loads 1,000 tasks with the same number of queries as 10', async () => {
+  it('loads 1,000 tasks with a fixed number of queries (one more than 10 tasks)', async () => {
     const b = await boardWithRoles(t);
     const big = await b.f.project(b.owner, b.space.id, 'Big');
     const bigStage = await b.f.stage(b.owner, big.id, 'All');
@@ -98,7 +98,9 @@ describe('GET /projects/{projectId}/tasks', () => {
     expectTaskForm(large.json()[999]);
     const even = (large.json() as Array<{ id: number }>).find((k) => k.id % 2 === 0);
     expect(even).toMatchObject({ hasMessages: true, factTime: 1.25, inspectors: [], checklist: { items: 2, itemsChecked: 1 }, members: [b.owner.id] });
-    expect(largeCount).toBe(smallCount);
+    // A board past a few tasks reads its records in two statements run side by side (task-records.ts):
+    // one more than a few tasks' one, and then no more however many tasks there are.
+    expect(largeCount).toBe(smallCount + 1);
     expect(largeCount).toBeLessThanOrEqual(16);
     console.info(`project board read: ${largeCount} queries for 10 and for 1,000 tasks; 1,000 tasks in ${ms.toFixed(0)} ms on ${t.database.kind}`);
   });
