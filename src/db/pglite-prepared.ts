@@ -11,6 +11,15 @@ import { TEXT_TYPE_OIDS } from './text-types.js';
 
 const AS_TEXT: Record<number, (value: string) => string> = Object.fromEntries([...TEXT_TYPE_OIDS].map((oid) => [oid, (value: string) => value]));
 
+// The database's type parsers with AS_TEXT over them, merged once: given as a per-query option,
+// PGlite's parseResults copies the whole table on every statement.
+const mergedParsers = new WeakMap<PGlite, PGlite['parsers']>();
+function parsersOf(db: PGlite): PGlite['parsers'] {
+  let parsers = mergedParsers.get(db);
+  if (!parsers) mergedParsers.set(db, (parsers = { ...db.parsers, ...AS_TEXT }));
+  return parsers;
+}
+
 // The database behind each open transaction object that drizzle holds as its session client.
 const owners = new WeakMap<object, PGlite>();
 
@@ -75,6 +84,6 @@ async function execute<T>(db: PGlite, statements: Map<string, number[]>, name: s
     // After an error the engine skips everything up to the Sync; it must be sent either way.
     messages.push(...(await send(protocol.serialize.sync())));
   }
-  const [result] = parse.parseResults(messages, db.parsers, { rowMode: 'object', parsers: AS_TEXT });
+  const [result] = parse.parseResults(messages, parsersOf(db), { rowMode: 'object' });
   return (result?.rows ?? []) as T[];
 }
