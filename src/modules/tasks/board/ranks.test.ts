@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { useTestApp } from '../../../test/app.js';
 import { boardWithRoles, columnTasks, tasksIn } from '../tasks.fixtures.js';
 
@@ -89,5 +90,41 @@ describe('task positions as ranks', () => {
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(results.filter((r) => r.statusCode === 400).map((r) => r.json().code)).toEqual(Array(7).fill('STAGE_TASKS_LIMIT'));
     expect(await columnTasks(t, stageId, 'allowed')).toHaveLength(5);
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))('renumbers the column a task enters only with the column it leaves locked too (crossing moves cannot deadlock)', async () => {
+    const b = await boardWithRoles(t);
+    const [into, from] = [b.stageIds[0]!, b.stageIds[1]!];
+    const model = await tasksIn(t, b.owner, into, 3);
+    const [moving] = await tasksIn(t, b.owner, from, 2);
+    // Ranks without gaps: position 1 has no room, so the move renumbers the column it enters.
+    await t.sql(sql`update task_stages set "order" = v.i - 1 from unnest(${`{${model.join(',')}}`}::bigint[]) with ordinality as v(id, i) where task_id = v.id`);
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from stages where id = $1 for no key update', [from]);
+      let settled = false;
+      const move = t.as(b.owner).post('/tasks/move', { taskIds: [moving], stageId: into, order: 1 });
+      void move.finally(() => (settled = true));
+      // The move waits for the column it leaves (another writer holds it) before renumbering.
+      let waiting = 0;
+      for (let i = 0; i < 200 && waiting === 0 && !settled; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const { rows } = await other.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%from stages where id =%for no key update%'`,
+        );
+        waiting = rows[0]!.n;
+      }
+      expect({ waiting, settled }).toEqual({ waiting: 1, settled: false });
+      await other.query('commit');
+      const res = await move;
+      expect(res.statusCode).toBe(200);
+      model.splice(1, 0, moving!);
+      expect(res.json().tasks[0].stages[0].order).toBe('1');
+      expect(await columnTasks(t, into)).toEqual(model);
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -177,7 +177,15 @@ async function writeRanks(db: Queryable, rows: Rows, taskIds: number[], ranks: n
 async function renumberPlacing(db: Queryable, rows: Rows, taskIds: number[], position: number | undefined): Promise<void> {
   const { stageId } = rows;
   const ids = idArray(taskIds);
-  await db.execute(sql`select id from stages where id = ${stageId} for no key update`);
+  // Entering tasks lock the columns they leave with the one they enter, all by id. Two moves
+  // crossing between two columns, each renumbering the column it enters, otherwise deadlocked: each
+  // renumber's snapshot still shows the other's task in its column, and waits for that row.
+  await db.execute(
+    rows.projectId === undefined
+      ? sql`select id from stages where id = ${stageId} for no key update`
+      : sql`select id from stages where id = ${stageId} or id in (select stage_id from task_stages where project_id = ${rows.projectId} and task_id = any(${ids}))
+            order by id for no key update`,
+  );
   if (rows.projectId !== undefined) {
     await db.execute(sql`update task_stages t set stage_id = ${stageId}, "order" = null where ${placedRows(rows)} and t.task_id = any(${ids})`);
   }
