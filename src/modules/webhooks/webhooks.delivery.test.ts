@@ -3,6 +3,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { useTestApp } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
@@ -219,5 +220,34 @@ describe('webhook delivery', () => {
     expect(ids).toHaveLength(15);
     expect(new Set(ids).size).toBe(15);
     await Promise.all(others.map((s) => s.stop()));
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))('records an attempt by locking the webhook before its delivery (two failing deliveries cannot deadlock)', async () => {
+    const rx = receiver(200);
+    const { owner, hook } = await hookFor(['organization.updated'], rx.url);
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from webhooks where id = $1 for no key update', [hook.id]);
+      await systemWrite(t.app, owner.organizationId, async (ctx) => emit(ctx, { type: 'organization.updated', payload: { id: owner.organizationId } }));
+      await until(async () => rx.requests().length === 1, 'the delivery to be sent');
+      // The sender now waits for the webhook's row, holding nothing of the delivery yet.
+      await until(async () => {
+        const { rows } = await other.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%webhooks%'`,
+        );
+        return rows[0]!.n === 1;
+      }, 'the sender to wait for the webhook');
+      const free = await other.query(`select id from webhook_deliveries where webhook_id = $1 and status = 'pending' for update nowait`, [hook.id]);
+      expect(free.rowCount).toBe(1);
+      await other.query('commit');
+      await until(async () => {
+        const rows = await t.sql<{ status: string }>(sql`select status from webhook_deliveries where webhook_id = ${hook.id}`);
+        return rows[0]?.status === 'succeeded';
+      }, 'the delivery to be recorded');
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -134,6 +134,10 @@ export class WebhookSender {
     const entry = { attempt, at: at.toISOString(), responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
 
     return systemWrite(this.app, c.organizationId, async (ctx) => {
+      // The webhook's row before its delivery's, the order every writer of both keeps: two failing
+      // deliveries of one webhook deadlocked when one, disabling the webhook, parked the other's
+      // pending delivery while the other waited to count its failure on the webhook's row.
+      if (!ping) await ctx.db.execute(sql`select id from webhooks where id = ${c.webhookId} for no key update`);
       // `attempts` guards against a sender whose lease ran out recording over a newer attempt.
       const [row] = await queryRows<Record<string, unknown>>(
         ctx.db,
