@@ -2,8 +2,12 @@ import type { TestKit } from './app.js';
 
 const RATE_LIMIT = 'insert into rate_limits';
 
-/** How many statements the app sent to the database while `run` ran that `counts` accepts (by their SQL text). */
-export async function countStatements(kit: TestKit, run: () => Promise<unknown>, counts: (text: string) => boolean = () => true): Promise<number> {
+/** How many statements the app sent to the database while `run` ran that `counts` accepts (by their SQL text and parameters). */
+export async function countStatements(
+  kit: TestKit,
+  run: () => Promise<unknown>,
+  counts: (text: string, values: unknown[]) => boolean = () => true,
+): Promise<number> {
   const client = (kit.database.db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
   let n = 0;
   // PGlite runs named statements through queryPrepared (db/pglite-prepared.ts), text first as well.
@@ -11,8 +15,10 @@ export async function countStatements(kit: TestKit, run: () => Promise<unknown>,
   const originals = methods.map((m) => client[m]!);
   methods.forEach((m, i) => {
     client[m] = function (this: unknown, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string } | undefined;
-      if (counts(typeof first === 'string' ? first : (first?.text ?? ''))) n++;
+      const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
+      // query(config), query(text, values) or queryPrepared(text, name, values, …).
+      const values = typeof first === 'string' ? ([args[1], args[2]].find(Array.isArray) ?? []) : (first?.values ?? []);
+      if (counts(typeof first === 'string' ? first : (first?.text ?? ''), values as unknown[])) n++;
       return originals[i]!.apply(this, args);
     };
   });
@@ -30,6 +36,6 @@ export async function countStatements(kit: TestKit, run: () => Promise<unknown>,
  */
 export const countQueries = (kit: TestKit, run: () => Promise<unknown>): Promise<number> => countStatements(kit, run, (text) => !text.includes(RATE_LIMIT));
 
-/** The rate limiter's own statements while `run` ran. */
-export const countRateLimitStatements = (kit: TestKit, run: () => Promise<unknown>): Promise<number> =>
-  countStatements(kit, run, (text) => text.includes(RATE_LIMIT));
+/** The rate limiter's own statements while `run` ran; with `key`, only those carrying that key (not the app's own limiter's syncs). */
+export const countRateLimitStatements = (kit: TestKit, run: () => Promise<unknown>, key?: string): Promise<number> =>
+  countStatements(kit, run, (text, values) => text.includes(RATE_LIMIT) && (key === undefined || JSON.stringify(values).includes(key)));
