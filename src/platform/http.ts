@@ -1,11 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 
+/**
+ * Far past any list's length: bounded so that an absurd offset is a validation error naming
+ * `/offset`, not the database's range error.
+ */
+export const MAX_OFFSET = 1_000_000_000;
+
+/** The `offset` query parameter of every list. */
+export const Offset = (description = 'items to skip') => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description }));
+
 /** Query parameters every list takes. Defaults follow routes.md: 50/500, task lists 1000/10000. */
 export const Paging = (defaultLimit = 50, maxLimit = 500) =>
   Type.Object({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `page size (default ${defaultLimit}, max ${maxLimit})` })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+    offset: Offset(),
   });
 export type PagingQuery = Static<ReturnType<typeof Paging>>;
 

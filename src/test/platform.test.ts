@@ -57,6 +57,15 @@ describe('every error is an RFC 9457 problem document', () => {
     const param = expectProblem(await t.as(user).delete('/user/organization/members/0'), 400, 'VALIDATION_FAILED');
     expect(param.errors).toEqual([{ path: '/params/userId', message: expect.any(String) }]);
   });
+
+  it('names an absurd list offset as the invalid field (it never reaches the database)', async () => {
+    const user = await t.org();
+    for (const offset of ['9223372036854775807', '1e148']) {
+      const problem = expectProblem(await t.as(user).get(`/user/organizations?offset=${offset}`), 400, 'VALIDATION_FAILED');
+      expect(problem.errors).toEqual([{ path: '/querystring/offset', message: expect.any(String) }]);
+    }
+    expect((await t.as(user).get('/user/organizations?offset=1000000000')).statusCode).toBe(200);
+  });
 });
 
 describe('request ids', () => {

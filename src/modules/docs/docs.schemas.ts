@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, FileSchema, Id, Name, Nullable, OrderIn } from '../../platform/schemas.js';
+import { Offset } from '../../platform/http.js';
 
 export const Icon = Type.String({ minLength: 1, maxLength: 100, description: 'emoji or icon key' });
 export const Content = Type.String({
@@ -110,11 +111,11 @@ export const PublicParams = Type.Object({ publicToken: Type.String({ pattern: '^
 export const GroupsQuery = Type.Object({
   archived: Type.Optional(Type.Boolean({ default: false, description: 'include archived pages in the trees (flagged archived)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'groups per page (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'groups to skip' })),
+  offset: Offset('groups to skip'),
 });
 export const VersionsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 
 export const CreateGroupBody = Type.Object({ name: Name(), order: Type.Optional(OrderIn) });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Color, DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
+import { Offset } from '../../platform/http.js';
 
 export const LabelSchema = Type.Object(
   {
@@ -17,7 +18,7 @@ export const LabelParams = Type.Object({ labelId: Id() });
 export const ListLabelsQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200, description: 'part of the name, case-insensitive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Offset(),
 });
 export const CreateLabelBody = Type.Object({ name: Name(), color: Color });
 export const UpdateLabelBody = Type.Object({ name: Type.Optional(Name()), color: Type.Optional(Color) }, { minProperties: 1 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateOnly, DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
+import { Offset } from '../../platform/http.js';
 
 export const PartnerLinkSchema = Type.Object(
   {
@@ -54,7 +55,7 @@ export const WeekQuery = Type.Object({ ...Scope, date: Type.Optional(DateOnly('a
 
 export const LinksQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 export const CreateLinkBody = Type.Object({ name: Name() });
 export const CodeParams = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }) });

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { TabSchema } from './tabs/tabs.schemas.js';
 import { DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
 import { StageSchema } from '../stages/stages.schemas.js';
+import { Offset } from '../../platform/http.js';
 
 export const TimelineScale = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month'), Type.Literal('quarter')], {
   description: 'the timeline zoom: day, week, month or quarter',
@@ -63,7 +64,7 @@ export const CreateProjectBody = Type.Object({
 
 const paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 };
 
 export const ListProjectsQuery = Type.Object({

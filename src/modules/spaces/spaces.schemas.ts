@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Color, DateTime, Id, Name, Nullable, OrderIn } from '../../platform/schemas.js';
+import { Offset } from '../../platform/http.js';
 
 export const SpaceRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('member'), Type.Literal('reader')]);
 export const InvitedRoleSchema = Type.Union([Type.Literal('editor'), Type.Literal('member'), Type.Literal('reader')], {
@@ -80,7 +81,7 @@ export const ListSpacesQuery = Type.Object({
   archived: Type.Optional(Type.Boolean({ default: false, description: 'archived spaces instead of active ones' })),
   favorite: Type.Optional(Type.Boolean({ description: 'only (non-)favourite spaces' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 
 export const ReorderSpaceBody = Type.Object({

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Name, OrderIn, OrderOut } from '../../platform/schemas.js';
 import type { TableColumnType } from '../../db/schema/tables.js';
+import { Offset } from '../../platform/http.js';
 
 // routes.md "Columns and rows": the project's Table view, typed columns and free rows.
 
@@ -71,7 +72,7 @@ export const RowParams = Type.Object({ projectId: Id('project id'), rowId: Id('t
 
 export const TableQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'rows per page (default 1000, max 10000); every column is always given' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'rows to skip' })),
+  offset: Offset('rows to skip'),
 });
 export type TableQueryInput = Static<typeof TableQuery>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Name, Nullable } from '../../platform/schemas.js';
+import { Offset } from '../../platform/http.js';
 
 // routes.md "Projects" 43-45 and the Template resource. A template holds columns, tabs and, with
 // withTasks, tasks without dates or people; the columns are shown, the rest is applied by
@@ -24,7 +25,7 @@ export const TemplateParams = Type.Object({ templateId: Id('template id') });
 
 export const ListTemplatesQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 
 export const CreateTemplateBody = Type.Object({

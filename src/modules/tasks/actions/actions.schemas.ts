@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateOnly, DateTime, Id, Name } from '../../../platform/schemas.js';
 import { HistorySchema } from '../history/history.schemas.js';
 import { ArchivedTaskSchema, TaskSchema } from '../tasks.schemas.js';
+import { Offset } from '../../../platform/http.js';
 
 // Request and response forms of the kanban task actions (routes.md rows 2, 5–17, 19).
 
@@ -11,7 +12,7 @@ export const TasksWithHistory = Type.Object({ tasks: Type.Array(TaskSchema), his
 /** Task lists: one request loads a board, so they default to 1000 and allow up to 10000 (routes.md). */
 export const taskPaging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'page size (default 1000, max 10000)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 };
 export const TASK_PAGE = 1000;
 
@@ -45,7 +46,7 @@ export const HistoryQuery = Type.Object({
   dateFrom: Type.Optional(Bound('records at or after this date or instant')),
   dateTo: Type.Optional(Bound('records at or before this date (the whole day, UTC) or instant')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 
 export type TaskFilterQuery = Partial<Static<typeof OrganizationTasksQuery>>;

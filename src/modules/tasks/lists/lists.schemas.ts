@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { DateOnly, DateTime, Id } from '../../../platform/schemas.js';
+import { Offset } from '../../../platform/http.js';
 
 // Task lists: one request loads a board, so they default to 1000 and allow up to 10000 (routes.md).
 const paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'page size (default 1000, max 10000)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 };
 
 const statuses = (allowed: string, description: string) =>

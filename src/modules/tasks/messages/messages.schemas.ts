@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Nullable } from '../../../platform/schemas.js';
+import { Offset } from '../../../platform/http.js';
 
 // Task chat (routes.md "Task properties" 14–21; Message form from "Resources not shown by the spec").
 
@@ -88,5 +89,5 @@ export const ReactionBody = Type.Object({ emoji: Type.String({ minLength: 1, max
 export const HistoryQuery = Type.Object({
   type: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(,[0-9]{1,2})*$', description: 'comma-separated history types, e.g. 4,11' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'page size (default 50, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Name, OrderIn } from '../../../platform/schemas.js';
+import { Offset } from '../../../platform/http.js';
 
 // Subtasks (routes.md "Task properties" 28–34). The Subtask form itself is tasks.schemas' SubtaskSchema.
 
@@ -7,7 +8,7 @@ export const SubtaskParams = Type.Object({ taskId: Id('task id'), subtaskId: Id(
 
 export const SubtasksQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 500, description: 'page size (default 500, max 500)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'items to skip' })),
+  offset: Offset(),
 });
 
 export const CreateSubtaskBody = Type.Object({
