@@ -30267,6 +30267,7 @@ export interface operations {
                 /** @description part of the name, case-insensitive */
                 q?: string;
                 limit?: number;
+                /** @description items to skip */
                 offset?: number;
             };
             header?: never;
