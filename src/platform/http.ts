@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
  * Far past any list's length: bounded so that an absurd offset is a validation error naming
  * `/offset`, not the database's range error.
  */
-export const MAX_OFFSET = 1_000_000_000;
+const MAX_OFFSET = 1_000_000_000;
 
 /** The `offset` query parameter of every list. */
 export const Offset = (description = 'items to skip') => Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description }));

@@ -191,7 +191,7 @@ export async function loadBoardRecords(db: Queryable, organizationId: number, ta
   ]);
   const row: Partial<Tables> = { ...own, ...rest };
   const records = new Map<number, TaskRecord>();
-  for (const t of row?.tasks ?? []) {
+  for (const t of row.tasks ?? []) {
     const id = num(t[0]);
     records.set(id, {
       id,
@@ -225,26 +225,26 @@ export async function loadBoardRecords(db: Queryable, organizationId: number, ta
       factTime: 0,
     });
   }
-  const each = (tuples: Tuple[] | null, fn: (r: TaskRecord, t: Tuple) => void) => {
+  const each = (tuples: Tuple[] | null | undefined, fn: (r: TaskRecord, t: Tuple) => void) => {
     for (const t of tuples ?? []) {
       const r = records.get(num(t[0]));
       if (r) fn(r, t);
     }
   };
-  each(row?.stages ?? null, (r, t) => r.stages.push({ stageId: num(t[1]), order: numOrNull(t[2]), pinned: t[3] as boolean, projectId: num(t[4]) }));
-  each(row?.assignees ?? null, (r, t) => r.responsibleUserId.push(num(t[1])));
-  each(row?.members ?? null, (r, t) => r.members.push(num(t[1])));
-  each(row?.labels ?? null, (r, t) => r.tags.push(num(t[1])));
-  each(row?.subtasks ?? null, (r, t) =>
+  each(row.stages, (r, t) => r.stages.push({ stageId: num(t[1]), order: numOrNull(t[2]), pinned: t[3] as boolean, projectId: num(t[4]) }));
+  each(row.assignees, (r, t) => r.responsibleUserId.push(num(t[1])));
+  each(row.members, (r, t) => r.members.push(num(t[1])));
+  each(row.labels, (r, t) => r.tags.push(num(t[1])));
+  each(row.subtasks, (r, t) =>
     r.list.push({ id: num(t[1]), name: str(t[2]), isChecked: t[3] as boolean, taskId: r.id, childTaskId: numOrNull(t[4]), order: num(t[5]) }),
   );
-  each(row?.parents ?? null, (r, t) => r.parentTaskIds.push(num(t[1])));
-  each(row?.covers ?? null, (r, t) => {
+  each(row.parents, (r, t) => r.parentTaskIds.push(num(t[1])));
+  each(row.covers, (r, t) => {
     r.cover ??= { id: num(t[1]), height: num(t[2]), width: num(t[3]), pictureUid: str(t[4]), dominantColor: str(t[5]), taskId: r.id };
   });
-  each(row?.inspectors ?? null, (r, t) => r.inspectors.push({ userId: num(t[1]), status: num(t[2]), comment: strOrNull(t[3]), updatedAt: str(t[4]) }));
-  each(row?.time ?? null, (r, t) => (r.factTime = num(t[1])));
-  for (const id of row?.chats ?? []) {
+  each(row.inspectors, (r, t) => r.inspectors.push({ userId: num(t[1]), status: num(t[2]), comment: strOrNull(t[3]), updatedAt: str(t[4]) }));
+  each(row.time, (r, t) => (r.factTime = num(t[1])));
+  for (const id of row.chats ?? []) {
     const r = records.get(num(id));
     if (r) r.hasMessages = true;
   }
