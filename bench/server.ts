@@ -19,13 +19,15 @@ const TICKS = 100; // USER_HZ on Linux
  * Starts the server in production mode as its own process, so its CPU and memory can be read from
  * /proc: `src/server.ts` through tsx, or the compiled `dist/server.js` (`npm run build` first).
  */
-export async function startServer(env: Record<string, string>, options: { cpuProf: string | null; entry?: 'tsx' | 'compiled' }): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, options: { cpuProf: string | null; entry?: 'tsx' | 'compiled'; cwd?: string }): Promise<RunningServer> {
   const port = await freePort();
   // As `npm start` runs it (package.json): the young generation's size is part of what is measured.
   const args = ['--max-semi-space-size=64', ...(options.entry === 'compiled' ? [] : ['--import', 'tsx'])];
   if (options.cpuProf) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
   args.push(options.entry === 'compiled' ? 'dist/server.js' : 'src/server.ts');
   const child: ChildProcess = spawn(process.execPath, args, {
+    // Another checkout's service (bench/versus.ts) runs from its own directory.
+    cwd: options.cwd,
     env: {
       ...process.env,
       ...env,

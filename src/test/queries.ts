@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { TestKit } from './app.js';
 
 const RATE_LIMIT = 'insert into rate_limits';
@@ -39,3 +40,28 @@ export const countQueries = (kit: TestKit, run: () => Promise<unknown>): Promise
 /** The rate limiter's own statements while `run` ran; with `key`, only those carrying that key (not the app's own limiter's syncs). */
 export const countRateLimitStatements = (kit: TestKit, run: () => Promise<unknown>, key?: string): Promise<number> =>
   countStatements(kit, run, (text, values) => text.includes(RATE_LIMIT) && (key === undefined || JSON.stringify(values).includes(key)));
+
+/**
+ * The packets the app wrote to PostgreSQL while `run` ran, on the connection that carried most (a
+ * request's transaction runs on one): its round trips, since pipelined statements share a packet.
+ * PostgreSQL only (PGlite has no socket).
+ */
+export async function countPackets(run: () => Promise<unknown>): Promise<number> {
+  const port = Number(new URL(process.env.DATABASE_URL!).port || 5432);
+  type Write = (this: Socket, ...args: unknown[]) => unknown;
+  const proto = Socket.prototype as unknown as { _write: Write; _writev: Write };
+  const originals = { _write: proto._write, _writev: proto._writev };
+  const perSocket = new Map<Socket, number>();
+  for (const method of ['_write', '_writev'] as const) {
+    proto[method] = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === port) perSocket.set(this, (perSocket.get(this) ?? 0) + 1);
+      return originals[method].apply(this, args);
+    };
+  }
+  try {
+    await run();
+  } finally {
+    Object.assign(proto, originals);
+  }
+  return Math.max(0, ...perSocket.values());
+}
