@@ -1,12 +1,13 @@
 /**
- * `npm run bench:versus -- --base <checkout> [--db postgres|pglite] [--only W1,W1x1] [--rounds 6] [--slice 3] [--warmup 2]`
+ * `npm run bench:versus -- --base <checkout> [--head-env K=V,…] [--db postgres|pglite] [--only W1,W1x1] [--rounds 6] [--slice 3] [--warmup 2]`
  *
  * This checkout's service against another checkout's (`--base`, with its dependencies installed or
  * linked), on one machine at the same time: both are started and seeded alike, then each workload
  * runs in short slices, alternately on one and the other (which goes first alternates too), and the
  * slices are summed. On a VM whose speed drifts by half within minutes (the neighbours' load), runs
  * minutes apart compare the drift; slices seconds apart compare the builds. Only one service is
- * loaded at a time. Prints one markdown row per workload and writes bench/results/versus-<time>.json.
+ * loaded at a time. `--base .` with `--head-env` compares settings of one build (DATABASE_POOL_SIZE=4,
+ * say). Prints one markdown row per workload and writes bench/results/versus-<time>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +22,7 @@ import { runWorkload, type Name, type WorkloadResult } from './workloads.js';
 const { values } = parseArgs({
   options: {
     base: { type: 'string' },
+    'head-env': { type: 'string', default: '' },
     db: { type: 'string', default: 'postgres' },
     only: { type: 'string', default: 'W0,W1,W1x1,W1e,W1ex1,W4,W4x1' },
     rounds: { type: 'string', default: '6' },
@@ -44,9 +46,9 @@ interface Side {
   dataDir: string;
 }
 
-async function startSide(label: string, cwd: string, database: string): Promise<Side> {
+async function startSide(label: string, cwd: string, database: string, extraEnv: Record<string, string> = {}): Promise<Side> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `workboard-versus-${label}-`));
-  const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files'), SECRETS_KEY: randomBytes(32).toString('base64') };
+  const env: Record<string, string> = { DATA_DIR: dataDir, FILES_DIR: path.join(dataDir, 'files'), SECRETS_KEY: randomBytes(32).toString('base64'), ...extraEnv };
   let databaseUrl: string | undefined;
   if (values.db === 'postgres') {
     const url = new URL(postgresUrl);
@@ -91,7 +93,8 @@ const rate = (s: Sum) => s.requests / Math.max(s.seconds, 1e-9);
 const cpu = (s: Sum) => `${(s.serviceCpuMs / Math.max(s.requests, 1)).toFixed(2)} + ${(s.databaseCpuMs / Math.max(s.requests, 1)).toFixed(2)}`;
 
 const base = await startSide('base', path.resolve(values.base), 'workboard_bench_base');
-const head = await startSide('head', process.cwd(), 'workboard_bench');
+const headEnv = Object.fromEntries(values['head-env']!.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const head = await startSide('head', process.cwd(), 'workboard_bench', headEnv);
 const rows: Array<{ name: Name; base: Sum; head: Sum }> = [];
 try {
   for (const name of names) {
