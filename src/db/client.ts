@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { cacheFileSizes } from './pglite-file-sizes.js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -114,6 +115,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       throw err;
     });
     preparing(client);
+    cacheFileSizes(client);
     // Inside a transaction PGlite hands out its own query()/exec(), so those are timed as well.
     for (const method of ['query', 'exec', 'queryPrepared']) timeQueries(client, queries, method);
     const transaction = client.transaction.bind(client);
