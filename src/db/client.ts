@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import * as schema from './schema/index.js';
 import { runMigrations } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { ownTransaction, pgliteOf, preparing, queryPrepared } from './pglite-prepared.js';
+import { AS_TEXT, ownTransaction, pgliteOf, preparing, queryPrepared, withoutDriverParsers } from './pglite-prepared.js';
 import { TEXT_TYPE_OIDS } from './text-types.js';
 import { corked, pipelineTransactions, resetBoundary, sendWithCommit } from './pipelined-transactions.js';
 
@@ -110,12 +110,13 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true });
     const release = inMemory ? () => {} : lockDataDir(dataDir);
-    const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir }).catch((err: unknown) => {
+    const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir, parsers: AS_TEXT }).catch((err: unknown) => {
       release();
       throw err;
     });
     preparing(client);
     cacheFileSizes(client);
+    withoutDriverParsers(client);
     // Inside a transaction PGlite hands out its own query()/exec(), so those are timed as well.
     for (const method of ['query', 'exec', 'queryPrepared']) timeQueries(client, queries, method);
     const transaction = client.transaction.bind(client);
@@ -124,6 +125,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       turn(() =>
         transaction((tx) => {
           ownTransaction(tx, client);
+          withoutDriverParsers(tx);
           for (const method of ['query', 'exec']) timeQueries(tx, queries, method);
           return fn(tx);
         }),
