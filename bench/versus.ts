@@ -93,7 +93,13 @@ const rate = (s: Sum) => s.requests / Math.max(s.seconds, 1e-9);
 const cpu = (s: Sum) => `${(s.serviceCpuMs / Math.max(s.requests, 1)).toFixed(2)} + ${(s.databaseCpuMs / Math.max(s.requests, 1)).toFixed(2)}`;
 
 const base = await startSide('base', path.resolve(values.base), 'workboard_bench_base');
-const headEnv = Object.fromEntries(values['head-env']!.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const headEnv = Object.fromEntries(
+  values['head-env']!.split(',').filter(Boolean).map((kv) => {
+    const at = kv.indexOf('=');
+    if (at < 1) throw new Error(`--head-env takes K=V pairs, not "${kv}"`);
+    return [kv.slice(0, at), kv.slice(at + 1)];
+  }),
+);
 const head = await startSide('head', process.cwd(), 'workboard_bench', headEnv);
 const rows: Array<{ name: Name; base: Sum; head: Sum }> = [];
 try {

@@ -19,7 +19,7 @@ export function cacheFileSizes(pglite: PGlite): boolean {
   const FS = module?.FS;
   const stream = nodefs?.stream_ops;
   const node = nodefs?.node_ops;
-  if (!FS || !stream || !node || ![stream.llseek, stream.write, stream.setattr, stream.getattr, node.setattr].every((f) => typeof f === 'function')) return false;
+  if (!FS || !stream || !node || ![stream.llseek, stream.write, stream.setattr, node.setattr].every((f) => typeof f === 'function')) return false;
   const { llseek, write, setattr: setStream } = stream;
   const setNode = node.setattr;
   const SEEK_END = 2;
@@ -72,7 +72,6 @@ interface EmscriptenModule {
       llseek(this: unknown, s: FsStream, offset: number, whence: number): number;
       write(this: unknown, s: FsStream, buffer: unknown, offset: number, length: number, position?: number): number;
       setattr(this: unknown, s: FsStream, attr: object): unknown;
-      getattr(this: unknown, s: FsStream): unknown;
     };
     node_ops: { setattr(this: unknown, n: FsNode, attr: object): unknown };
   };

@@ -9,7 +9,10 @@ import { TEXT_TYPE_OIDS } from './text-types.js';
  * same names through node-postgres.
  */
 
-/** Give this to PGlite.create: the types drizzle's driver asks as text, as text for every statement. */
+/**
+ * Give this to PGlite.create: the types drizzle's driver asks as text, as text for every statement
+ * (drizzle's, and the named ones here, which parse with the database's own table).
+ */
 export const AS_TEXT: Record<number, (value: string) => string> = Object.fromEntries([...TEXT_TYPE_OIDS].map((oid) => [oid, (value: string) => value]));
 
 type Query = (this: unknown, ...args: unknown[]) => unknown;
@@ -30,15 +33,6 @@ export function withoutDriverParsers(target: object): void {
     }
     return query.apply(this, args);
   };
-}
-
-// The database's type parsers with AS_TEXT over them, merged once: given as a per-query option,
-// PGlite's parseResults copies the whole table on every statement.
-const mergedParsers = new WeakMap<PGlite, PGlite['parsers']>();
-function parsersOf(db: PGlite): PGlite['parsers'] {
-  let parsers = mergedParsers.get(db);
-  if (!parsers) mergedParsers.set(db, (parsers = { ...db.parsers, ...AS_TEXT }));
-  return parsers;
 }
 
 // The database behind each open transaction object that drizzle holds as its session client.
@@ -105,6 +99,6 @@ async function execute<T>(db: PGlite, statements: Map<string, number[]>, name: s
     // After an error the engine skips everything up to the Sync; it must be sent either way.
     messages.push(...(await send(protocol.serialize.sync())));
   }
-  const [result] = parse.parseResults(messages, parsersOf(db), { rowMode: 'object' });
+  const [result] = parse.parseResults(messages, db.parsers, { rowMode: 'object' });
   return (result?.rows ?? []) as T[];
 }
