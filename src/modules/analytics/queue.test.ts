@@ -86,6 +86,30 @@ describe('the analytics queue', () => {
     expect(await queued(org)).toBe(0);
   });
 
+  it('queues a task once per table its write touched, not again for the facts those tables\' triggers write (migration 0024)', async () => {
+    const b = await f.board(2);
+    const org = b.owner.organizationId;
+    const [a, z] = b.stages.map((s) => s.id as number);
+    const release = await holdDrains(org);
+    try {
+      const rows = async () => t.sql<{ task_id: number }>(sql`select task_id from analytics_dirty where organization_id = ${org} order by id`);
+      const task = (await f.task(b.owner, a!, { name: 'counted', responsibleUserId: [b.owner.id] })).id as number;
+      // The task, its placement, its assignee; not its first status nor its first stay.
+      expect((await rows()).map((r) => Number(r.task_id))).toEqual([task, task, task]);
+      expect((await t.as(b.owner).post('/tasks/move', { taskIds: [task], stageId: z })).statusCode).toBe(200);
+      expect((await rows()).length).toBe(4);
+      // A fact written directly (a load, a correction) still queues its task.
+      await t.sql(sql`update task_stage_stays set entered_at = entered_at - interval '1 day' where task_id = ${task} and left_at is not null`);
+      await t.sql(sql`insert into task_status_changes (organization_id, task_id, status, at) values (${org}, ${task}, 1, now())`);
+      expect((await rows()).length).toBe(6);
+    } finally {
+      await release();
+    }
+    await drainOrganization(t.database.db, org);
+    expect(await queued(org)).toBe(0);
+    await expectRollupsRebuilt(t, org);
+  });
+
   it('rewrites only the ledger rows a change alters: a task moved many times keeps its other stays as they were', async () => {
     const b = await f.board(2);
     const org = b.owner.organizationId;
