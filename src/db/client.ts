@@ -5,20 +5,19 @@ import { cacheFileSizes } from './pglite-file-sizes.js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import * as schema from './schema/index.js';
 import { runMigrations } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { AS_TEXT, ownTransaction, pgliteOf, preparing, queryPrepared, withoutDriverParsers } from './pglite-prepared.js';
 import { TEXT_TYPE_OIDS } from './text-types.js';
 import { corked, pipelineTransactions, resetBoundary, sendWithCommit } from './pipelined-transactions.js';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+// Without the schema: drizzle would build a relational query builder per table (80-odd) for every
+// transaction it opens, and this code writes its queries with the SQL builder and `sql` alone.
+export type Db = PgDatabase<PgQueryResultHKT>;
+export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** Anything queries can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
@@ -88,7 +87,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     // the statements of a request-serving service are too short for compilation ever to pay back.
     // Pipelined: a transaction's BEGIN and COMMIT travel with its statements (db/pipelined-transactions.ts).
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize, options: '-c jit=off', pipeline: true });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool) as unknown as Db;
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', (err) => database.onError?.(err));
     // Each connection's own query(): pool.query() goes through it too, so nothing is counted twice.
@@ -130,7 +129,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
           return fn(tx);
         }),
       );
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = drizzlePglite(client) as unknown as Db;
     database = {
       kind: 'pglite',
       db,
