@@ -168,6 +168,9 @@ describe('POST /organization/imports and GET /organization/imports/{importId}', 
       const owner = await orgWithTask();
       const { archive } = await exported(owner);
       const res = await uploadArchive(t, owner, archive);
+      // Finished first: on PostgreSQL a jobs-running app of another test file could otherwise take
+      // the queued import while a refused request's before-and-after check is running.
+      await finishJob(t, owner, `/organization/imports/${res.json().id}`);
       return { url: `/organization/imports/${res.json().id}`, owner, forbidden: await t.member(owner, 'member') };
     },
   });
