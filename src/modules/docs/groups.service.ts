@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/client.js';
+import { queryRows } from '../../db/client.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { compact, placeAt } from '../../platform/ordering.js';
@@ -79,13 +79,4 @@ export async function deleteGroup(ctx: Ctx, spaceId: number, groupId: number): P
   await ctx.db.execute(sql`delete from documentation_groups where id = ${groupId}`);
   await compact(ctx.db, groupsScope(spaceId));
   await emitSpaceFull(ctx, 'space.updated', spaceId);
-}
-
-/** {id, name, order} of a space's documentation groups, for Space(full). */
-export async function documentationGroupRefs(db: Queryable, spaceId: number): Promise<Array<{ id: number; name: string; order: string }>> {
-  const rows = await queryRows<{ id: number; name: string; order: number }>(
-    db,
-    sql`select id, name, "order" from documentation_groups where space_id = ${spaceId} order by "order", id`,
-  );
-  return rows.map((g) => ({ id: Number(g.id), name: g.name, order: String(g.order) }));
 }

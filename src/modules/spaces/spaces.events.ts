@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context.js';
 import { emit, type EventType } from '../../platform/events.js';
 import type { SpaceFullDto } from './spaces.schemas.js';
-import { loadSpaceFull } from './spaces.service.js';
+import { loadSpaceFull } from './spaces.queries.js';
 
 /** Space(full) for every reader of the space: the invite link is shown to space admins only. */
 export const spaceForReaders = (space: SpaceFullDto): SpaceFullDto => ({ ...space, inviteLink: null });

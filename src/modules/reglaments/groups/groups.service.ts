@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { reglamentGroups, reglamentSpaces } from '../../../db/schema/index.js';
-import type { Queryable } from '../../../db/client.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { compact, lockOrder, placeAt, writeOrder, type OrderedScope } from '../../../platform/ordering.js';
@@ -81,14 +80,4 @@ export async function deleteReglamentGroup(ctx: Ctx, spaceId: number, groupId: n
   await emitSpaceFull(ctx, 'space.updated', spaceId);
   // The moved reglaments changed group and position: each is announced, in its new place.
   for (const reglamentId of leaving) await announceReglament(ctx, 'reglament.updated', reglamentId);
-}
-
-/** {id, name, order} of a space's reglament groups, for Space(full). */
-export async function reglamentGroupRefs(db: Queryable, spaceId: number): Promise<Array<{ id: number; name: string; order: string }>> {
-  const rows = await db
-    .select({ id: reglamentGroups.id, name: reglamentGroups.name, order: reglamentGroups.order })
-    .from(reglamentGroups)
-    .where(eq(reglamentGroups.spaceId, spaceId))
-    .orderBy(reglamentGroups.order, reglamentGroups.id);
-  return rows.map((g) => ({ id: g.id, name: g.name, order: String(g.order) }));
 }

@@ -3,7 +3,7 @@ import { reglamentSpaces, reglaments, spaces } from '../../../db/schema/index.js
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { emit } from '../../../platform/events.js';
-import { loadSpace } from '../../spaces/spaces.service.js';
+import { loadSpace } from '../../spaces/spaces.queries.js';
 import type { SpaceDto } from '../../spaces/spaces.schemas.js';
 import { authorizeReglamentSpace } from '../reglaments.policy.js';
 

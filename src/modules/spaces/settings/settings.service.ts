@@ -6,7 +6,7 @@ import type { FileStore } from '../../../platform/files.js';
 import { deleteFiles, recordFile, type ReceivedFile } from '../../files/files.service.js';
 import { authorizeSpace } from '../spaces.policy.js';
 import { emit, type EventType } from '../../../platform/events.js';
-import { loadSpace } from '../spaces.service.js';
+import { loadSpace } from '../spaces.queries.js';
 import type { SpaceDto } from '../spaces.schemas.js';
 
 type SpaceChange = Pick<PgUpdateSetSource<typeof spaces>, 'name' | 'icon' | 'iconColor' | 'background' | 'customBackgroundFileId' | 'archivedAt'>;
