@@ -171,4 +171,26 @@ describe('the analytics queue', () => {
     expect(counts!.n).toBe(b.tasks.length - 1);
     await expectRollupsRebuilt(t, org);
   });
+
+  it('drains writes that keep coming on an instance with jobs, those committed during a round included', async () => {
+    const app = await buildApp({ ...t.config, logLevel: 'silent', jobsEnabled: true }, { database: t.database });
+    try {
+      const b = await f.board(1);
+      const org = b.owner.organizationId;
+      const stageId = b.stages[0]!.id as number;
+      // Writes for about three debounce periods: rounds start while commits go on.
+      const until = Date.now() + 3000;
+      let created = 0;
+      while (Date.now() < until) {
+        expect((await app.inject({ method: 'POST', url: '/tasks', headers: b.owner.headers, payload: { name: `t${created}`, stageId } })).statusCode).toBe(201);
+        created++;
+      }
+      await vi.waitFor(async () => expect(await queued(org)).toBe(0), { timeout: 8000, interval: 100 });
+      const [counts] = await t.sql<{ n: number }>(sql`select sum(tasks)::int as n from analytics_counts where organization_id = ${org} and assignee_id = 0 and user_id = 0`);
+      expect(counts!.n).toBe(created);
+      await expectRollupsRebuilt(t, org);
+    } finally {
+      await app.close();
+    }
+  });
 });
