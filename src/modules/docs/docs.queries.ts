@@ -73,12 +73,3 @@ export async function subtreeIds(db: Queryable, pageId: number): Promise<number[
 }
 
 export const idArray = (ids: number[]) => `{${ids.join(',')}}`;
-
-/** {id, name, order} of a space's documentation groups, for Space(full). */
-export async function documentationGroupRefs(db: Queryable, spaceId: number): Promise<Array<{ id: number; name: string; order: string }>> {
-  const rows = await queryRows<{ id: number; name: string; order: number }>(
-    db,
-    sql`select id, name, "order" from documentation_groups where space_id = ${spaceId} order by "order", id`,
-  );
-  return rows.map((g) => ({ id: Number(g.id), name: g.name, order: String(g.order) }));
-}

@@ -69,12 +69,3 @@ export async function loadReglament(db: Queryable, actor: Actor, reglamentId: nu
   if (!items[0]) throw notFound('reglament');
   return items[0];
 }
-
-/** {id, name, order} of a space's reglament groups, for Space(full). */
-export async function reglamentGroupRefs(db: Queryable, spaceId: number): Promise<Array<{ id: number; name: string; order: string }>> {
-  const rows = await queryRows<{ id: number; name: string; order: number }>(
-    db,
-    sql`select id, name, "order" from reglament_groups where space_id = ${spaceId} order by "order", id`,
-  );
-  return rows.map((g) => ({ id: Number(g.id), name: g.name, order: String(g.order) }));
-}

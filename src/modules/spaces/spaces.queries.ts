@@ -1,10 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
-import { projectGroups } from '../../db/schema/index.js';
 import type { Actor } from '../../platform/auth.js';
 import { notFound } from '../../platform/errors.js';
-import { reglamentGroupRefs } from '../reglaments/reglaments.queries.js';
-import { documentationGroupRefs } from '../docs/docs.queries.js';
 import { loadInviteLink } from './members/invite-links.service.js';
 import { presentSpace, type SpaceRecord } from './spaces.presenter.js';
 import type { SpaceDto, SpaceFullDto } from './spaces.schemas.js';
@@ -62,20 +59,24 @@ export async function loadSpace(db: Queryable, actor: Actor, spaceId: number): P
   return items[0];
 }
 
+type GroupRef = { id: number; name: string; order: string };
+
+// One statement for the three lists of a space's groups (project, reglament, documentation), each
+// {id, name, order} by position.
+const groupRefs = (table: string) =>
+  sql`(select coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'order', g."order"::text) order by g."order", g.id), '[]')
+       from ${sql.identifier(table)} g where g.space_id = s.id)`;
+
 /** Space(full): the space plus its project, reglament and documentation groups and (admins only) its invite link. */
 export async function loadSpaceFull(db: Queryable, actor: Actor, spaceId: number): Promise<SpaceFullDto> {
   const space = await loadSpace(db, actor, spaceId);
-  const groups = await db
-    .select({ id: projectGroups.id, name: projectGroups.name, order: projectGroups.order })
-    .from(projectGroups)
-    .where(eq(projectGroups.spaceId, spaceId))
-    .orderBy(projectGroups.order, projectGroups.id);
+  const [groups] = await queryRows<{ projectGroups: GroupRef[]; reglamentGroups: GroupRef[]; documentationGroups: GroupRef[] }>(
+    db,
+    sql`select ${groupRefs('project_groups')} as "projectGroups", ${groupRefs('reglament_groups')} as "reglamentGroups",
+          ${groupRefs('documentation_groups')} as "documentationGroups"
+        from spaces s where s.id = ${spaceId}`,
+    { prepare: 'space-groups' },
+  );
   const inviteLink = space.role === 'admin' ? await loadInviteLink(db, spaceId) : null;
-  return {
-    ...space,
-    projectGroups: groups.map((g) => ({ id: g.id, name: g.name, order: String(g.order) })),
-    reglamentGroups: await reglamentGroupRefs(db, spaceId),
-    documentationGroups: await documentationGroupRefs(db, spaceId),
-    inviteLink,
-  };
+  return { ...space, ...groups!, inviteLink };
 }

@@ -108,6 +108,22 @@ describe('POST /spaces and GET /spaces/:id', () => {
     expect(get.json()).toEqual(space);
   });
 
+  it('reads in full the project, reglament and documentation groups of the space, each list by position', async () => {
+    const owner = await t.org();
+    const space = await f.space(owner, 'Grouped');
+    const as = t.as(owner);
+    const made: Record<string, Array<{ id: number; name: string }>> = {};
+    for (const [key, path] of [['projectGroups', 'project-groups'], ['reglamentGroups', 'reglament-groups'], ['documentationGroups', 'documentation-groups']] as const) {
+      const second = (await as.post(`/spaces/${space.id}/${path}`, { name: `${path} b` })).json();
+      const first = (await as.post(`/spaces/${space.id}/${path}`, { name: `${path} a`, order: '0' })).json();
+      made[key] = [first, second];
+    }
+    const full = (await as.get(`/spaces/${space.id}`)).json();
+    for (const key of ['projectGroups', 'reglamentGroups', 'documentationGroups']) {
+      expect(full[key]).toEqual(made[key]!.map((g, i) => ({ id: g.id, name: g.name, order: String(i) })));
+    }
+  });
+
   it('shows the invite link in the full form to admins only', async () => {
     const owner = await t.org();
     const space = await f.space(owner);
