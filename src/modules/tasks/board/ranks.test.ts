@@ -107,9 +107,10 @@ describe('task positions as ranks', () => {
       let settled = false;
       const move = t.as(b.owner).post('/tasks/move', { taskIds: [moving], stageId: into, order: 1 });
       void move.finally(() => (settled = true));
-      // The move waits for the column it leaves (another writer holds it) before renumbering.
+      // The move waits for the column it leaves (another writer holds it) before renumbering. Up to
+      // 10 s to get there: under the whole suite on two cores 2 s was once not enough.
       let waiting = 0;
-      for (let i = 0; i < 200 && waiting === 0 && !settled; i++) {
+      for (let i = 0; i < 1000 && waiting === 0 && !settled; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         const { rows } = await other.query<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%from stages where id =%for no key update%'`,
