@@ -2545,7 +2545,7 @@ export interface paths {
         };
         /**
          * Search tasks by words of their name, description or chat, best match first
-         * @description Only tasks on boards of spaces the caller can read; the boards by default, the archive with `archived=true`.
+         * @description Only tasks on boards of spaces the caller can read; the boards by default, the archive with `archived=true`. The newest 1000 matches come best match first; a search matching more answers the older ones after them, newest first. `X-Total-Count` counts every match.
          */
         get: operations["getTasksSearch"];
         put?: never;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { expectProblem, useTestApp } from '../../../test/app.js';
 import { commonCases } from '../../../test/common-cases.js';
 import { boardWithRoles, expectTaskForm, tasksIn } from '../tasks.fixtures.js';
+import { RANKED_WINDOW } from './search.service.js';
 import { messageVector, taskVector } from './search.vectors.js';
 
 const t = useTestApp();
@@ -98,6 +99,45 @@ describe('GET /tasks/search', () => {
     const past = await t.as(b.reader).get(`${search('otter')}&limit=2&offset=10`);
     expect(past.json()).toEqual([]);
     expect(past.headers['x-total-count']).toBe('6');
+  });
+
+  it('ranks the newest RANKED_WINDOW matches best first, then answers the older ones newest first, counting all', async () => {
+    const b = await boardWithRoles(t);
+    const org = b.owner.organizationId;
+    const stage = b.stageIds[0]!;
+    // Inserted first, so the oldest: the strongest match of all, but outside the ranked window.
+    const old = await b.f.task(b.owner, stage, { name: 'otter otter otter otter' });
+    await t.sql(sql`
+      with ins as (
+        insert into tasks (organization_id, space_id, project_id, name, creator_id)
+        select ${org}, ${Number(b.space.id)}, ${Number(b.project.id)}, 'otter ' || g, ${b.owner.id} from generate_series(1, ${RANKED_WINDOW + 2}) g returning id)
+      insert into task_stages (organization_id, task_id, project_id, stage_id, "order", pinned)
+      select ${org}, id, ${Number(b.project.id)}, ${stage}, 1000 + row_number() over (order by id), true from ins`);
+    const [newer] = await t.sql<{ id: number }>(sql`select id from tasks where organization_id = ${org} order by id desc offset 10 limit 1`);
+    await t.sql(sql`update tasks set name = 'otter otter' where id = ${newer!.id}`);
+    const chatOnly = await b.f.task(b.owner, stage, { name: 'unrelated' });
+    await t.sql(sql`insert into task_messages (organization_id, task_id, author_id, text) values (${org}, ${chatOnly.id}, ${b.owner.id}, 'otter')`);
+    // Every task whose own text matches, newest first (the oldest one included).
+    const newest = (await t.sql<{ id: number }>(sql`select id from tasks where organization_id = ${org} and name like 'otter%' order by id desc`)).map((r) => Number(r.id));
+
+    const first = await t.as(b.reader).get(`${search('otter')}&limit=3`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-total-count']).toBe(String(RANKED_WINDOW + 4));
+    // Within the window: the stronger match first, then equal ranks newest first; chat alone ranks last.
+    expect(ids(first)).toEqual([Number(newer!.id), ...newest.filter((id) => id !== Number(newer!.id)).slice(0, 2)]);
+    const window = ids(await t.as(b.reader).get(search('otter')));
+    expect(window).toHaveLength(RANKED_WINDOW);
+    expect(window).not.toContain(old.id);
+    expect(window.at(-1)).toBe(chatOnly.id);
+    // Past the window, what is left newest first: the oldest task (the strongest match) comes last.
+    const past = await t.as(b.reader).get(`${search('otter')}&limit=10&offset=${RANKED_WINDOW - 1}`);
+    expect(past.headers['x-total-count']).toBe(String(RANKED_WINDOW + 4));
+    const rest = ids(past);
+    expect(rest[0]).toBe(chatOnly.id);
+    expect(rest.slice(1)).toEqual(newest.filter((id) => !window.includes(id)));
+    expect(rest).toHaveLength(5);
+    expect(rest.at(-1)).toBe(old.id);
+    expect(new Set([...window, ...rest.slice(1)]).size).toBe(RANKED_WINDOW + 4);
   });
 
   it('searches through the GIN indexes', async () => {
