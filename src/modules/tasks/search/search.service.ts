@@ -59,8 +59,8 @@ export async function searchTasks(ctx: Ctx, q: SearchQueryDto): Promise<{ items:
       sql`select distinct m.task_id as id from task_messages m where ${messageVector} @@ ${query} and m.organization_id = ${org}`,
     )
   ).map((r) => Number(r.id));
-  const inSaid = (id: SQL) =>
-    said.length <= FEW_SAID ? sql`${id} = any(${idArray(said)})` : sql`${id} in (select unnest(${idArray(said)}))`;
+  const saidIds = idArray(said);
+  const inSaid = (id: SQL) => (said.length <= FEW_SAID ? sql`${id} = any(${saidIds})` : sql`${id} in (select unnest(${saidIds}))`);
   const found = said.length === 0 ? sql`${taskVector} @@ ${query}` : sql`(${taskVector} @@ ${query} or ${inSaid(sql`t.id`)})`;
   const matches = (newest: number, below: SQL = sql`true`) =>
     sql`select t.id, ${taskVector} as v from tasks t where ${found} and t.organization_id = ${org} and ${below} and ${filters} order by t.id desc limit ${newest}`;
