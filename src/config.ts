@@ -47,6 +47,25 @@ export interface Config {
   /** PostgreSQL connection string; when set the service uses a pool instead of PGlite. */
   databaseUrl: string | null;
   databasePoolSize: number;
+  /**
+   * A session-holding connection for LISTEN/NOTIFY and advisory locks (DATABASE_DIRECT_URL), when
+   * DATABASE_URL goes through a pooler in transaction mode (PgBouncer); unset, DATABASE_URL itself.
+   */
+  databaseDirectUrl: string | null;
+  /** Named (server-side prepared) statements; off behind PgBouncer's transaction pooling before 1.21. */
+  databasePreparedStatements: boolean;
+  /** Longest wait for a pooled connection, or for a new one to connect. */
+  databaseConnectTimeoutMs: number;
+  /** One statement's limit, on the server (statement_timeout) and in the client (a stalled network). */
+  databaseQueryTimeoutMs: number;
+  /** The statement limit of long background work (exports, imports, reindexing, maintenance). */
+  databaseJobQueryTimeoutMs: number;
+  /** A session idle inside an open transaction this long is ended by the server. */
+  databaseIdleInTransactionTimeoutMs: number;
+  /** How long /ready's database check may take before it answers 503. */
+  readyTimeoutMs: number;
+  /** How long start-up waits for an unreachable database before giving up (0: forever). */
+  databaseStartTimeoutSec: number;
   filesDir: string;
   /** Where uploaded files live: `local` (filesDir) or `s3` (an S3-compatible bucket, settings below). */
   fileStorage: 'local' | 's3';
@@ -228,6 +247,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || null,
+    databasePreparedStatements: (env.DATABASE_PREPARED_STATEMENTS ?? 'true') !== 'false',
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100),
+    databaseQueryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 8000, 100),
+    databaseJobQueryTimeoutMs: int(env, 'DATABASE_JOB_QUERY_TIMEOUT_MS', 600_000, 100),
+    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100),
+    readyTimeoutMs: int(env, 'READY_TIMEOUT_MS', 1500, 50),
+    databaseStartTimeoutSec: int(env, 'DATABASE_START_TIMEOUT_S', 0, 0),
     filesDir: env.FILES_DIR || (dataDir.startsWith('memory://') ? path.join('data', 'files') : path.join(dataDir, 'files')),
     fileStorage: fileStorage(env.FILE_STORAGE),
     fileStorageReadFallback: (env.FILE_STORAGE_READ_FALLBACK ?? 'false') === 'true',
