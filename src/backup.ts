@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 
 /**
  * `npm run backup -- <file>` writes the whole instance (every organization and user, every table,
@@ -22,7 +22,7 @@ if (mode === 'backup' && (await stat(target).catch(() => null))) {
 // Loaded only now: a wrong command line answers at once, without loading the whole service.
 const { buildApp } = await import('./app.js');
 const { backupInstance, restoreInstance } = await import('./modules/portability/instance.js');
-const config = loadConfig(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
+const config = loadConfigOrExit(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
 const app = await buildApp(config).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { ConfigError, readSettings } from './config/setting.js';
+import { SETTINGS, unknownVariableWarnings } from './config/settings.js';
+
+export { ConfigError } from './config/setting.js';
 
 export interface S3Settings {
   /** Empty: AWS itself (the region decides the host). */
@@ -11,29 +15,6 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** Prepended to every object key, so one bucket can hold several deployments. */
   prefix: string;
-}
-
-function s3Settings(env: NodeJS.ProcessEnv, required: boolean): S3Settings {
-  const bucket = env.S3_BUCKET?.trim() || '';
-  if (required && !bucket) throw new ConfigError('FILE_STORAGE=s3 needs S3_BUCKET');
-  const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+/, '');
-  const endpoint = env.S3_ENDPOINT?.trim() || null;
-  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
-  return {
-    endpoint,
-    region: env.S3_REGION?.trim() || 'us-east-1',
-    bucket,
-    accessKeyId: env.S3_ACCESS_KEY_ID || null,
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
-    forcePathStyle: ['1', 'true', 'yes'].includes((env.S3_FORCE_PATH_STYLE ?? '').trim().toLowerCase()),
-    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
-  };
-}
-
-function fileStorage(raw: string | undefined): 'local' | 's3' {
-  const value = (raw ?? '').trim().toLowerCase() || 'local';
-  if (value !== 'local' && value !== 's3') throw new ConfigError(`FILE_STORAGE must be local or s3, got "${raw}"`);
-  return value;
 }
 
 /** Every setting the service reads from the environment, validated once at start. */
@@ -170,152 +151,115 @@ export interface Config {
   skipMigrations: boolean;
 }
 
-class ConfigError extends Error {}
-
-/** TRUST_PROXY: `true` (every hop), a number of hops, or addresses/CIDRs of the proxies; unset = none. */
-function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
-  if (!raw || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-function signupMode(raw: string | undefined): Config['signupMode'] {
-  const mode = raw || 'open';
-  if (mode !== 'open' && mode !== 'invite-only' && mode !== 'closed') throw new ConfigError(`SIGNUP_MODE must be open, invite-only or closed (got "${mode}")`);
-  return mode;
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A comma-separated list of durations: `1m,5m,1h` (units ms, s, m, h; none = milliseconds). */
-function durations(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  return raw.split(',').map((part) => {
-    const m = /^\s*(\d+)\s*(ms|s|m|h)?\s*$/.exec(part);
-    if (!m) throw new ConfigError(`${name} must be durations like 1m,5m,1h, got "${raw}"`);
-    return Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!;
-  });
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-/** A comma-separated host list, as the outbound guard compares hosts: lowercase, IPv6 without brackets. */
-const parseHostList = (raw: string | undefined): string[] =>
-  (raw || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')).filter(Boolean);
-
-/** An absolute http(s) URL, or the default: a typo stops the start instead of failing the first call. */
-function urlSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    // reported below
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
-  return raw;
-}
-
-/** SECRETS_KEY must be base64 of exactly 32 bytes (an AES-256 key): a wrong one stops the start. */
-function secretsKey(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.SECRETS_KEY?.trim();
-  if (!raw) return null;
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32) {
-    throw new ConfigError('SECRETS_KEY must be base64 of 32 random bytes (e.g. `openssl rand -base64 32`)');
-  }
-  return raw;
-}
-
+/**
+ * The configuration from the environment, each variable read by its entry in config/settings*.ts.
+ * Throws a ConfigError listing every invalid variable; `overrides` (tests, scripts) win over both.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
-  const port = int(env, 'PORT', 3000, 0);
-  const dataDir = env.DATA_DIR || './data';
+  const v = readSettings(SETTINGS, env);
   const config: Config = {
-    env: nodeEnv,
-    host: env.HOST || '0.0.0.0',
-    port,
-    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
-    dataDir,
-    databaseUrl: env.DATABASE_URL || null,
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
-    databaseDirectUrl: env.DATABASE_DIRECT_URL || null,
-    databasePreparedStatements: (env.DATABASE_PREPARED_STATEMENTS ?? 'true') !== 'false',
-    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100),
-    databaseQueryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 8000, 100),
-    databaseJobQueryTimeoutMs: int(env, 'DATABASE_JOB_QUERY_TIMEOUT_MS', 600_000, 100),
-    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 100),
-    readyTimeoutMs: int(env, 'READY_TIMEOUT_MS', 1500, 50),
-    databaseStartTimeoutSec: int(env, 'DATABASE_START_TIMEOUT_S', 0, 0),
-    filesDir: env.FILES_DIR || (dataDir.startsWith('memory://') ? path.join('data', 'files') : path.join(dataDir, 'files')),
-    fileStorage: fileStorage(env.FILE_STORAGE),
-    fileStorageReadFallback: (env.FILE_STORAGE_READ_FALLBACK ?? 'false') === 'true',
-    s3: s3Settings(env, fileStorage(env.FILE_STORAGE) === 's3'),
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1),
-    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 17, 10),
-    trialDays: int(env, 'TRIAL_DAYS', 14, 0),
-    trialUsers: int(env, 'TRIAL_USERS', 10, 1),
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
-    fileLimitBytes: int(env, 'FILE_LIMIT_BYTES', 50 * 1024 * 1024, 1024),
-    imageLimitBytes: int(env, 'IMAGE_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
-    authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 20, 1),
-    apiRateLimitPerMinute: int(env, 'API_RATE_LIMIT_PER_MINUTE', 6000, 1),
-    redisUrl: env.REDIS_URL || null,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'workboard:',
-    idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1),
+    env: v.NODE_ENV,
+    host: v.HOST,
+    port: v.PORT,
+    logLevel: v.LOG_LEVEL,
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
+    databaseDirectUrl: v.DATABASE_DIRECT_URL,
+    databasePreparedStatements: v.DATABASE_PREPARED_STATEMENTS,
+    databaseConnectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: v.DATABASE_QUERY_TIMEOUT_MS,
+    databaseJobQueryTimeoutMs: v.DATABASE_JOB_QUERY_TIMEOUT_MS,
+    databaseIdleInTransactionTimeoutMs: v.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    readyTimeoutMs: v.READY_TIMEOUT_MS,
+    databaseStartTimeoutSec: v.DATABASE_START_TIMEOUT_S,
+    filesDir: v.FILES_DIR ?? (v.DATA_DIR.startsWith('memory://') ? path.join('data', 'files') : path.join(v.DATA_DIR, 'files')),
+    fileStorage: v.FILE_STORAGE,
+    fileStorageReadFallback: v.FILE_STORAGE_READ_FALLBACK,
+    s3: {
+      endpoint: v.S3_ENDPOINT,
+      region: v.S3_REGION,
+      bucket: v.S3_BUCKET,
+      accessKeyId: v.S3_ACCESS_KEY_ID,
+      secretAccessKey: v.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: v.S3_FORCE_PATH_STYLE,
+      prefix: v.S3_PREFIX,
+    },
+    publicUrl: v.PUBLIC_URL ?? `http://localhost:${v.PORT}`,
+    sessionTtlDays: v.SESSION_TTL_DAYS,
+    passwordHashCost: v.PASSWORD_HASH_COST,
+    trialDays: v.TRIAL_DAYS,
+    trialUsers: v.TRIAL_USERS,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    fileLimitBytes: v.FILE_LIMIT_BYTES,
+    imageLimitBytes: v.IMAGE_LIMIT_BYTES,
+    authRateLimitPerMinute: v.AUTH_RATE_LIMIT_PER_MINUTE,
+    apiRateLimitPerMinute: v.API_RATE_LIMIT_PER_MINUTE,
+    redisUrl: v.REDIS_URL,
+    redisKeyPrefix: v.REDIS_KEY_PREFIX,
+    idempotencyTtlHours: v.IDEMPOTENCY_TTL_HOURS,
     rateLimitNamespace: '',
-    operatorEmails: (env.OPERATOR_EMAILS || '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
-    jobsEnabled: (env.JOBS_ENABLED ?? 'true') !== 'false',
-    eventsReplayMinutes: int(env, 'EVENTS_REPLAY_MINUTES', 10, 1),
-    eventsRetentionDays: int(env, 'EVENTS_RETENTION_DAYS', 30, 1),
-    realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 25_000, 100),
-    realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024),
-    outboundAllowedHosts: [...new Set([...parseHostList(env.OUTBOUND_ALLOWED_HOSTS), ...parseHostList(env.WEBHOOK_ALLOWED_HOSTS)])],
-    webhookAllowedHosts: parseHostList(env.WEBHOOK_ALLOWED_HOSTS),
-    secretsKey: secretsKey(env),
-    aiTimeoutMs: int(env, 'AI_TIMEOUT_MS', 60_000, 100),
-    aiMaxRetryAfterMs: int(env, 'AI_MAX_RETRY_AFTER_MS', 10_000, 0),
-    aiVectorCacheBytes: int(env, 'AI_VECTOR_CACHE_MB', 256, 1) * 1024 * 1024,
-    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
-    // 8 retries over about a day (routes.md): 1m, 5m, 15m, 1h, 2h, 4h, 8h, 8h.
-    webhookRetrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', [1, 5, 15, 60, 120, 240, 480, 480].map((m) => m * 60_000)),
-    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10),
-    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 10, 1),
-    automationPollMs: int(env, 'AUTOMATION_POLL_MS', 1000, 10),
-    automationTickMs: int(env, 'AUTOMATION_TICK_MS', 15_000, 50),
-    corsOrigins: (env.CORS_ORIGINS || '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    signupMode: signupMode(env.SIGNUP_MODE),
-    telegramBotToken: env.TELEGRAM_BOT_TOKEN || null,
-    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
-    telegramPollTimeoutSec: int(env, 'TELEGRAM_POLL_TIMEOUT_S', 25, 0),
-    messengerBotSecret: env.MESSENGER_BOT_SECRET || null,
-    messengerPollMs: int(env, 'MESSENGER_POLL_MS', 1000, 10),
-    cloudDriveClientId: env.CLOUD_DRIVE_CLIENT_ID || null,
-    cloudDriveClientSecret: env.CLOUD_DRIVE_CLIENT_SECRET || null,
-    cloudDriveAuthUrl: urlSetting(env, 'CLOUD_DRIVE_AUTH_URL', 'https://accounts.google.com/o/oauth2/v2/auth'),
-    cloudDriveTokenUrl: urlSetting(env, 'CLOUD_DRIVE_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
-    cloudDriveRevokeUrl: urlSetting(env, 'CLOUD_DRIVE_REVOKE_URL', 'https://oauth2.googleapis.com/revoke'),
-    cloudDriveApiUrl: urlSetting(env, 'CLOUD_DRIVE_API_URL', 'https://www.googleapis.com').replace(/\/$/, ''),
+    operatorEmails: v.OPERATOR_EMAILS,
+    jobsEnabled: v.JOBS_ENABLED,
+    eventsReplayMinutes: v.EVENTS_REPLAY_MINUTES,
+    eventsRetentionDays: v.EVENTS_RETENTION_DAYS,
+    realtimeHeartbeatMs: v.REALTIME_HEARTBEAT_MS,
+    realtimeMaxBufferedBytes: v.REALTIME_MAX_BUFFERED_BYTES,
+    outboundAllowedHosts: [...new Set([...v.OUTBOUND_ALLOWED_HOSTS, ...v.WEBHOOK_ALLOWED_HOSTS])],
+    webhookAllowedHosts: v.WEBHOOK_ALLOWED_HOSTS,
+    secretsKey: v.SECRETS_KEY,
+    aiTimeoutMs: v.AI_TIMEOUT_MS,
+    aiMaxRetryAfterMs: v.AI_MAX_RETRY_AFTER_MS,
+    aiVectorCacheBytes: v.AI_VECTOR_CACHE_MB * 1024 * 1024,
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    webhookRetrySchedule: v.WEBHOOK_RETRY_SCHEDULE,
+    webhookPollMs: v.WEBHOOK_POLL_MS,
+    webhookConcurrency: v.WEBHOOK_CONCURRENCY,
+    automationPollMs: v.AUTOMATION_POLL_MS,
+    automationTickMs: v.AUTOMATION_TICK_MS,
+    corsOrigins: v.CORS_ORIGINS,
+    trustProxy: v.TRUST_PROXY,
+    signupMode: v.SIGNUP_MODE,
+    telegramBotToken: v.TELEGRAM_BOT_TOKEN,
+    telegramApiUrl: v.TELEGRAM_API_URL.replace(/\/$/, ''),
+    telegramPollTimeoutSec: v.TELEGRAM_POLL_TIMEOUT_S,
+    messengerBotSecret: v.MESSENGER_BOT_SECRET,
+    messengerPollMs: v.MESSENGER_POLL_MS,
+    cloudDriveClientId: v.CLOUD_DRIVE_CLIENT_ID,
+    cloudDriveClientSecret: v.CLOUD_DRIVE_CLIENT_SECRET,
+    cloudDriveAuthUrl: v.CLOUD_DRIVE_AUTH_URL,
+    cloudDriveTokenUrl: v.CLOUD_DRIVE_TOKEN_URL,
+    cloudDriveRevokeUrl: v.CLOUD_DRIVE_REVOKE_URL,
+    cloudDriveApiUrl: v.CLOUD_DRIVE_API_URL.replace(/\/$/, ''),
     // Empty: derived from PUBLIC_URL below, after overrides, so a test's PUBLIC_URL carries through.
-    cloudDriveRedirectUri: urlSetting(env, 'CLOUD_DRIVE_REDIRECT_URI', ''),
-    appUrl: urlSetting(env, 'APP_URL', '').replace(/\/$/, ''),
-    readCache: (env.READ_CACHE ?? 'true') !== 'false',
-    readCacheMaxBytes: int(env, 'READ_CACHE_MAX_MB', 64, 1) * 1024 * 1024,
-    metricsToken: env.METRICS_TOKEN || null,
+    cloudDriveRedirectUri: v.CLOUD_DRIVE_REDIRECT_URI ?? '',
+    appUrl: (v.APP_URL ?? '').replace(/\/$/, ''),
+    readCache: v.READ_CACHE,
+    readCacheMaxBytes: v.READ_CACHE_MAX_MB * 1024 * 1024,
+    metricsToken: v.METRICS_TOKEN,
     skipMigrations: false,
     ...overrides,
   };
   config.cloudDriveRedirectUri ||= `${config.publicUrl}/integrations/cloud-drive/callback`;
   config.appUrl ||= config.publicUrl;
   return config;
+}
+
+/** EX_CONFIG of sysexits.h: what supervisors (systemd, a container runtime) read as "fix the configuration". */
+export const EX_CONFIG = 78;
+
+/**
+ * loadConfig for the service and its commands: a misspelt variable is warned about on stderr, and
+ * an invalid value prints one line per variable and exits 78 with no stack trace (the operator's
+ * mistake, not the program's).
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  for (const warning of unknownVariableWarnings(env)) process.stderr.write(`warning: ${warning}\n`);
+  try {
+    return loadConfig(env, overrides);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.lines.map((line) => `configuration: ${line}`).join('\n')}\n`);
+    process.exit(EX_CONFIG);
+  }
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 
 // `npm run create-admin -- <email> [--name "Ada Lovelace"] [--reset-password]`: the first operator
 // account, on whichever database the environment selects. No jobs run and nothing listens; on the
@@ -26,7 +26,7 @@ if (!email || positionals.length > 1 || !/^[^\s@]+@[^\s@]+$/.test(email)) usage(
 // Loaded only now: a wrong command line answers at once, without loading the whole service.
 const { buildApp } = await import('./app.js');
 const { createOperator } = await import('./modules/auth/operator.service.js');
-const config = loadConfig(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
+const config = loadConfigOrExit(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
 const app = await buildApp(config).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

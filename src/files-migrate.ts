@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, type Config } from './config.js';
+import { loadConfigOrExit, type Config } from './config.js';
 import { LocalBackend } from './platform/storage/local.js';
 import { S3Backend } from './platform/storage/s3.js';
 import { migrateObjects, type MigrationProgress } from './platform/storage/migrate.js';
@@ -26,7 +26,7 @@ function line(p: MigrationProgress): string {
   return `${handled}/${p.total} files: ${p.copied} copied, ${p.present} already there, ${p.failed} failed; ${mb(p.bytes)} at ${(p.copied / seconds).toFixed(0)} files/s, ${mb(p.bytes / seconds)}/s`;
 }
 
-async function main(argv: string[], config: Config = loadConfig()): Promise<number> {
+async function main(argv: string[], config: Config = loadConfigOrExit()): Promise<number> {
   const to = parseTarget(argv);
   if (!config.s3.bucket) throw new Error('set S3_BUCKET (and the other S3_* settings) to the bucket to copy to or from');
   const local = new LocalBackend(config.filesDir);

@@ -1,4 +1,4 @@
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 
 /**
  * `npm run files:sweep -- [--dry-run] [--older-than-hours N]`: lists stored objects that no file
@@ -17,7 +17,7 @@ if (!Number.isFinite(hours) || hours < 0) {
 // Loaded only now: a wrong command line answers at once, without loading the whole service.
 const { buildApp } = await import('./app.js');
 const { sweepOrphans } = await import('./platform/storage/deletions.js');
-const config = loadConfig(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
+const config = loadConfigOrExit(process.env, { jobsEnabled: false, logLevel: process.env.LOG_LEVEL || 'warn' });
 const app = await buildApp(config).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

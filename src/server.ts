@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
 
 // Entry point: listen, and on SIGTERM/SIGINT stop accepting, let in-flight requests finish, then
 // close the database (PGlite must be closed or its data directory may need recovery).
-const config = loadConfig();
+const config = loadConfigOrExit();
 const started = performance.now();
 
 let app: FastifyInstance | null = null;

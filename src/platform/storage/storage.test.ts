@@ -6,9 +6,9 @@ import { notModified, requestedRange } from './conditional.js';
 describe('file storage settings', () => {
   it('defaults to local; s3 needs a bucket and an http(s) endpoint; the prefix ends in one slash', () => {
     expect(loadConfig({}).fileStorage).toBe('local');
-    expect(() => loadConfig({ FILE_STORAGE: 's3' })).toThrow('FILE_STORAGE=s3 needs S3_BUCKET');
-    expect(() => loadConfig({ FILE_STORAGE: 'ftp' })).toThrow('FILE_STORAGE must be local or s3');
-    expect(() => loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow('S3_ENDPOINT must be an http(s) URL');
+    expect(() => loadConfig({ FILE_STORAGE: 's3' })).toThrow('S3_BUCKET must be set with FILE_STORAGE=s3, got nothing');
+    expect(() => loadConfig({ FILE_STORAGE: 'ftp' })).toThrow('FILE_STORAGE must be local or s3, got "ftp"');
+    expect(() => loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow('S3_ENDPOINT must be an absolute http(s) URL, got "minio:9000"');
     const config = loadConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_PREFIX: '/wb', S3_FORCE_PATH_STYLE: 'true' });
     expect(config.s3).toEqual({ endpoint: 'http://minio:9000', region: 'us-east-1', bucket: 'b', accessKeyId: null, secretAccessKey: null, forcePathStyle: true, prefix: 'wb/' });
   });
