@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { faultOf } from './db/faults.js';
+import { waitForDatabase } from './db/wait-for-database.js';
 import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
 
@@ -39,7 +41,26 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
-const built = await buildApp(config);
+// A database fault that escaped every handler (a promise nobody awaited) is the outage's business,
+// not a reason to die; anything else unexplained ends the process with one line, as it should.
+process.on('unhandledRejection', (reason) => {
+  if (faultOf(reason)) return;
+  process.stderr.write(`workboard: stopping on an unhandled error: ${(reason as Error)?.stack ?? String(reason)}\n`);
+  process.exit(1);
+});
+
+/** A failure the service cannot serve through: one line on stderr, exit 1 (no stack for a known cause). */
+function cannotStart(err: unknown): never {
+  process.stderr.write(`workboard: cannot start: ${(err as Error)?.message ?? String(err)}\n`);
+  process.exit(1);
+}
+
+if (config.databaseUrl) {
+  const log = Fastify({ logger: { level: config.logLevel } }).log;
+  const reached = await waitForDatabase(config, { log, stopped: () => requested !== null }).catch(cannotStart);
+  if (!reached) process.exit(0);
+}
+const built = await buildApp(config).catch(cannotStart);
 // Signalled while starting: stop without ever listening.
 if (!requested) {
   try {

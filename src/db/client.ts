@@ -3,12 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { cacheFileSizes } from './pglite-file-sizes.js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { runMigrations } from './migrate.js';
+import { Outage } from './outage.js';
+import { timeQueries, type QueryTiming } from './timing.js';
+import { migrateDirect, openPool, unnamed } from './pool.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { AS_TEXT, ownTransaction, pgliteOf, preparing, queryPrepared, withoutDriverParsers } from './pglite-prepared.js';
 import { TEXT_TYPE_OIDS } from './text-types.js';
@@ -26,50 +28,20 @@ export interface Database {
   db: Db;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** Told when the pool loses an idle connection (the app logs it); the pool replaces the connection. */
-  onError?: (err: Error) => void;
   /** Every statement's timing (metrics), from sent to answered: a wait for the embedded engine counts, one for a pooled connection does not. */
   queries: QueryTiming;
   /** The pool's connections right now (PostgreSQL only: the embedded engine has one, no pool). */
   pool?: () => { total: number; idle: number; waiting: number };
+  /** Whether the database is in an outage (every statement then fails at once), and its fault counts. */
+  outage: Outage;
+  /**
+   * For long background work (exports, imports, reindexing): on PostgreSQL a small pool of its own
+   * whose statements may run DATABASE_JOB_QUERY_TIMEOUT_MS; on PGlite the database itself.
+   */
+  jobDb: Db;
 }
 
-export interface QueryTiming {
-  /** Statements sent and not answered yet. */
-  inFlight: number;
-  /** Told each statement's duration in seconds once it is answered or failed. */
-  observe?: (seconds: number) => void;
-}
-
-/**
- * Wraps a driver object's query method to time it. pg calls it with a trailing callback (pg-pool
- * does) or without one (a promise); a submittable (a cursor) answers neither way and goes untimed.
- */
-function timeQueries<T extends object>(target: T, timing: QueryTiming, method = 'query'): void {
-  const owner = target as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const query = owner[method]!;
-  owner[method] = function timed(this: unknown, ...args: unknown[]) {
-    const last = args.length - 1;
-    const callback = typeof args[last] === 'function' ? (args[last] as (...r: unknown[]) => unknown) : null;
-    if (!callback && (args[0] as { submit?: unknown } | undefined)?.submit) return query.apply(this, args);
-    const started = performance.now();
-    timing.inFlight++;
-    const done = () => {
-      timing.inFlight--;
-      timing.observe?.((performance.now() - started) / 1000);
-    };
-    if (callback) {
-      args[last] = (...r: unknown[]) => {
-        done();
-        return callback(...r);
-      };
-      return query.apply(this, args);
-    }
-    const result = query.apply(this, args) as Promise<unknown>;
-    result.then(done, done);
-    return result;
-  };
-}
+export type { QueryTiming } from './timing.js';
 
 // int8 (counts, bigint ids in raw SQL) as JS numbers: ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -83,27 +55,9 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   let database: Database;
   const queries: QueryTiming = { inFlight: 0 };
   if (config.databaseUrl) {
-    // JIT off: on a mis-estimated report PostgreSQL spent 1.8 s compiling a 200 ms query (bench WA7);
-    // the statements of a request-serving service are too short for compilation ever to pay back.
-    // Pipelined: a transaction's BEGIN and COMMIT travel with its statements (db/pipelined-transactions.ts).
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize, options: '-c jit=off', pipeline: true });
-    const db = drizzlePg(pool) as unknown as Db;
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', (err) => database.onError?.(err));
-    // Each connection's own query(): pool.query() goes through it too, so nothing is counted twice.
-    pool.on('connect', (client) => {
-      timeQueries(client, queries);
-      pipelineTransactions(client);
-    });
-    pool.on('release', (_err: Error | undefined, client: pg.PoolClient) => resetBoundary(client));
-    database = {
-      kind: 'postgres',
-      db,
-      ping: async () => void (await pool.query('select 1')),
-      close: () => pool.end(),
-      queries,
-      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    };
+    // Migrations run on a session of their own, without the request-sized timeouts.
+    if (!config.skipMigrations) await migrateDirect(config);
+    database = openPool(config, queries);
   } else {
     const dataDir = config.dataDir;
     const inMemory = dataDir.startsWith('memory://');
@@ -130,15 +84,20 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
         }),
       );
     const db = drizzlePglite(client) as unknown as Db;
+    // Nothing to lose a connection to: only its disk can fail it (counted, never an outage).
+    const outage = new Outage(async () => {});
+    queries.failed = (error) => outage.report(error);
     database = {
       kind: 'pglite',
       db,
+      jobDb: db,
       ping: async () => void (await client.query('select 1')),
       close: () => client.close().finally(release),
       queries,
+      outage,
     };
+    if (!config.skipMigrations) await runMigrations(database);
   }
-  if (!config.skipMigrations) await runMigrations(database);
   return database;
 }
 
@@ -211,7 +170,7 @@ export async function queryRows<T extends object>(db: Queryable, query: ReturnTy
   // than the query itself on the hot read paths.
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     const { sql: text, params } = internals.dialect.sqlToQuery(query);
-    const name = options.prepare ? statementName(options.prepare, text) : undefined;
+    const name = options.prepare && !unnamed.has(client) ? statementName(options.prepare, text) : undefined;
     const result = await client.query<T>({ name, text, values: params, types: TEXT_TYPES });
     return result.rows;
   }
@@ -236,7 +195,7 @@ export async function queryRowsAndCommit<T extends object>(db: Queryable, query:
   const client = internals.session?.client;
   if (!(client instanceof pg.Client) || !('rollback' in db)) return null;
   const { sql: text, params } = internals.dialect.sqlToQuery(query);
-  const name = options.prepare ? statementName(options.prepare, text) : undefined;
+  const name = options.prepare && !unnamed.has(client) ? statementName(options.prepare, text) : undefined;
   return (await sendWithCommit(client as pg.PoolClient, { name, text, values: params, types: TEXT_TYPES } as pg.QueryConfig)) as T[];
 }
 

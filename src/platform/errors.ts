@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { pgCode } from '../db/tx.js';
+import { faultOf, isOutage, type FaultKind } from '../db/faults.js';
 
 /**
  * The error catalogue: every code the service can answer with and its HTTP status.
@@ -64,6 +65,8 @@ export const ERROR_CODES = {
   CLOUD_DRIVE_FAILED: 502,
   UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
+  DATABASE_UNAVAILABLE: 503,
+  STORAGE_FULL: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -168,6 +171,35 @@ function fromDatabase(error: unknown): AppError | null {
   }
 }
 
+/** Logs a background failure, except one of a database outage: the outage tracker logs those once. */
+export function logFailure(log: FastifyBaseLogger, err: unknown, bindings: object, msg: string): void {
+  if (!isOutage(faultOf(err))) log.error({ err, ...bindings }, msg);
+}
+
+const FAULT_ANSWERS: Record<FaultKind, { retryAfter: number; detail: string }> = {
+  unreachable: { retryAfter: 5, detail: 'the database cannot be reached; retry shortly' },
+  connection_lost: { retryAfter: 2, detail: 'the connection to the database broke; the request was not completed, retry shortly' },
+  shutdown: { retryAfter: 5, detail: 'the database is restarting; retry shortly' },
+  timeout: { retryAfter: 5, detail: 'the database did not answer in time; the request was not completed, retry shortly' },
+  too_many_connections: { retryAfter: 2, detail: 'the database has no free connection; retry shortly' },
+  statement_timeout: { retryAfter: 2, detail: 'the database did not answer in time; the request was not completed, retry shortly' },
+  read_only: { retryAfter: 5, detail: 'the database takes no writes right now (a failover is under way); retry shortly' },
+  disk_full: { retryAfter: 60, detail: 'the database has no disk space left; reading works, writing waits until space is freed' },
+};
+
+/**
+ * A database fault is the service's trouble, not the request's: 503 with Retry-After, and never
+ * "done" (a transaction whose connection broke may not have committed). Outages are logged once by
+ * the tracker; a statement timeout or a full disk, which are not outages, at most once a minute.
+ */
+function sendFault(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, fault: FaultKind, error: unknown): FastifyReply {
+  const answer = FAULT_ANSWERS[fault];
+  if (app.database.outage.firstInAWhile(fault)) request.log.error({ fault, reason: (error as Error).message }, `database fault: ${fault}`);
+  reply.header('retry-after', String(answer.retryAfter));
+  const code = fault === 'disk_full' ? 'STORAGE_FULL' : 'DATABASE_UNAVAILABLE';
+  return sendProblem(reply, problem(request, 503, code, answer.detail));
+}
+
 /** Every error Fastify or the code raises leaves as one RFC 9457 problem document. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
@@ -188,6 +220,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
         problem(request, 400, 'VALIDATION_FAILED', first ? `${first.path} ${first.message}` : 'invalid request', errors),
       );
     }
+    const fault = faultOf(error);
+    if (fault) return sendFault(app, request, reply, fault, error);
     const db = fromDatabase(error);
     if (db) return sendProblem(reply, problem(request, db.status, db.code, db.message));
 

@@ -52,7 +52,8 @@ export class EventBus {
   private readonly changeSubscribers = new Set<ChangeSubscriber>();
   private listener: pg.Client | null = null;
   private closed = false;
-  private everListened = false;
+  /** Failed attempts since the listener last listened (the delay grows with them). */
+  private failures = 0;
   /** Called with true once other instances' changes arrive, with false when they may be missed. */
   onListening: (listening: boolean) => void = () => {};
 
@@ -95,21 +96,26 @@ export class EventBus {
     }
   }
 
-  /** Subscribes to other instances' commits; reconnects with a delay if the connection drops. */
-  async listenAcrossInstances(connectionString: string, log: FastifyBaseLogger): Promise<void> {
+  /**
+   * Subscribes to other instances' commits on a session of its own (LISTEN needs one: behind a
+   * transaction pooler this is DATABASE_DIRECT_URL). A lost connection is opened again with a
+   * growing delay (up to 5 s), logged once per loss; never thrown, so the start of an instance
+   * does not hang on it. When listening again, `onListening(true)` tells those who rely on it to
+   * catch up what they missed.
+   */
+  async listenAcrossInstances(connectionString: string, log: FastifyBaseLogger, timeoutMs = 5000): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString });
-    const retry = () => {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: timeoutMs, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const retry = (err?: unknown) => {
       if (this.closed || this.listener !== client) return;
       this.listener = null;
       this.onListening(false);
-      setTimeout(() => void this.listenAcrossInstances(connectionString, log).catch(() => {}), 1000).unref();
+      if (this.failures++ === 0) log.warn({ reason: (err as Error | undefined)?.message ?? 'connection ended' }, 'event listener connection lost; reconnecting');
+      const delay = Math.min(5000, 250 * 2 ** Math.min(this.failures, 5));
+      setTimeout(() => void this.listenAcrossInstances(connectionString, log, timeoutMs), delay).unref();
     };
-    client.on('error', (err) => {
-      log.warn({ err }, 'event listener connection lost; reconnecting');
-      retry();
-    });
-    client.on('end', retry);
+    client.on('error', (err) => retry(err));
+    client.on('end', () => retry());
     client.on('notification', (msg) => {
       const change = parseNotice(msg.payload);
       if (!change || change.instance === this.instance) return;
@@ -122,14 +128,14 @@ export class EventBus {
       await client.connect();
       await client.query(`listen ${NOTIFY_CHANNEL}`);
     } catch (err) {
-      if (!this.everListened) throw err;
-      log.warn({ err }, 'event listener could not reconnect; retrying');
       void client.end().catch(() => {});
-      return retry();
+      return retry(err);
     }
-    this.everListened = true;
+    if (this.listener !== client) return;
+    if (this.failures > 0) log.info('event listener connected again');
+    this.failures = 0;
     // Changes made while no connection listened are unknown: those who rely on them start afresh.
-    if (this.listener === client) this.onListening(true);
+    this.onListening(true);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/client.js';
+import { logFailure } from './errors.js';
 
 /**
  * Periodic work of the service. An `exclusive` job runs once per interval across every instance on
@@ -79,7 +80,7 @@ export function startJobs(app: FastifyInstance): void {
       if (busy || state.stopped) return;
       busy = true;
       runJob(app, job.name)
-        .catch((err: unknown) => app.log.error({ err, job: job.name }, 'job failed'))
+        .catch((err: unknown) => logFailure(app.log, err, { job: job.name }, 'job failed'))
         .finally(() => (busy = false));
     };
     const timer = setInterval(tick, job.intervalMs);
@@ -108,7 +109,7 @@ export function wakeAfterCommit(app: FastifyInstance, name: string, drain: (orga
   if (app.config.jobsEnabled) {
     app.events.onCommitted((orgs) => {
       const due = [...orgs].filter((org) => queued.delete(org));
-      if (due.length > 0) void drain(due).catch((err: unknown) => app.log.error({ err, job: name }, 'queue drain failed'));
+      if (due.length > 0) void drain(due).catch((err: unknown) => logFailure(app.log, err, { job: name }, 'queue drain failed'));
     });
   }
   return (orgs) => orgs.forEach((org) => queued.add(org));
@@ -172,7 +173,7 @@ export class Drain {
  */
 export function wakeJob(app: FastifyInstance, name: string): () => void {
   return () => {
-    if (app.config.jobsEnabled) void runJob(app, name).catch((err: unknown) => app.log.error({ err, job: name }, 'job failed'));
+    if (app.config.jobsEnabled) void runJob(app, name).catch((err: unknown) => logFailure(app.log, err, { job: name }, 'job failed'));
   };
 }
 

@@ -148,6 +148,11 @@ export class EventHub {
     }
   }
 
+  /** Delivers whatever the log holds past each connection's cursor now (after an outage or a lost listener). */
+  catchUp(): void {
+    void this.sweep().catch(this.onError);
+  }
+
   /** Waits until every wake-up so far has been handled (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.draining.size > 0) await Promise.allSettled([...this.draining.values()]);

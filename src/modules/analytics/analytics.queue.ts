@@ -1,3 +1,4 @@
+import { logFailure } from '../../platform/errors.js';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
@@ -68,7 +69,7 @@ class QueueDrainer {
   constructor(private readonly app: FastifyInstance) {
     this.drain = new Drain(
       () => this.round(),
-      (err) => app.log.error({ err }, 'analytics queue drain failed'),
+      (err) => logFailure(app.log, err, {}, 'analytics queue drain failed'),
     );
   }
 

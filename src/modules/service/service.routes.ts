@@ -15,6 +15,15 @@ const Ready = Type.Object(
   { $id: 'Readiness' },
 );
 
+/** A load balancer's check must answer in time even when the database does not (a stalled network). */
+function withinTime(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export default async function serviceRoutes(app: App): Promise<void> {
   // Liveness: the process answers; no database call, so it is also the benchmark's ceiling route.
   app.get('/health', { config: { public: true }, schema: { tags, summary: 'Process is up', security: [], response: { 200: Health } } }, async () => ({
@@ -29,8 +38,13 @@ export default async function serviceRoutes(app: App): Promise<void> {
     { config: { public: true }, schema: { tags, summary: 'Database and file storage are reachable (503 if not)', security: [], response: { 200: Ready, 503: Ready } } },
     async (_request, reply) => {
       const base = { db: app.database.kind, storage: app.files.backend.kind, version: VERSION };
+      const outage = app.database.outage;
+      if (outage.down) {
+        const seconds = Math.round((Date.now() - outage.since) / 1000);
+        return reply.code(503).send({ status: 'unavailable', ...base, reason: `the database is unavailable (${outage.cause}) for ${seconds} s` });
+      }
       try {
-        await app.database.ping();
+        await withinTime(app.database.ping(), app.config.readyTimeoutMs);
       } catch {
         return reply.code(503).send({ status: 'unavailable', ...base, reason: 'the database cannot be reached' });
       }

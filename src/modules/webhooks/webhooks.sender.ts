@@ -1,3 +1,4 @@
+import { logFailure } from '../../platform/errors.js';
 import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
@@ -36,7 +37,7 @@ const CLAIMED = sql`d.id, d.organization_id as "organizationId", d.webhook_id as
 export class WebhookSender {
   private readonly drainer = new Drain(
     () => this.round(),
-    (err) => this.app.log.error({ err }, 'webhook sender failed'),
+    (err) => logFailure(this.app.log, err, {}, 'webhook sender failed'),
   );
   private readonly abort = new AbortController();
 
