@@ -26,7 +26,9 @@ interface Limits {
  * of a request-serving service are too short for compilation ever to pay back.
  */
 function sessionOptions(config: Config, queryMs: number): string {
-  return `-c jit=off -c statement_timeout=${queryMs} -c idle_in_transaction_session_timeout=${config.databaseIdleInTransactionTimeoutMs}`;
+  // Long work may pause inside its transaction (an archive streaming to storage) as long as a statement may run.
+  const idleMs = Math.max(config.databaseIdleInTransactionTimeoutMs, queryMs === config.databaseQueryTimeoutMs ? 0 : queryMs);
+  return `-c jit=off -c statement_timeout=${queryMs} -c idle_in_transaction_session_timeout=${idleMs}`;
 }
 
 function poolOf(config: Config, limits: Limits, connectionString = config.databaseUrl!): pg.Pool {

@@ -28,12 +28,13 @@ function transact<T>(
   actorId: number | null,
   log: FastifyBaseLogger,
   fn: (hooks: Omit<Ctx, 'actor'>) => Promise<T>,
+  db = app.database.db,
 ): Promise<T> {
   const written = new Set([organizationId]);
   // Until the commit says otherwise, every organization touched changed as a whole.
   let committed: Change | null = null;
   return withTransaction(
-    app.database.db,
+    db,
     async ({ tx, afterCommit, onRollback }) => {
       openEventBuffer(tx, organizationId, actorId);
       const result = await fn({ db: tx, afterCommit, onRollback });
@@ -83,6 +84,14 @@ export function write<T>(app: FastifyInstance, request: FastifyRequest, fn: (ctx
  */
 export function writeAs<T>(app: FastifyInstance, actor: Actor, log: FastifyBaseLogger, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   return transact(app, actor.organizationId, actor.userId, log, (hooks) => fn({ actor, ...hooks }));
+}
+
+/**
+ * writeAs for long background work (an organization import): on the long-work pool, whose
+ * statements may run DATABASE_JOB_QUERY_TIMEOUT_MS instead of a request's limit.
+ */
+export function longWriteAs<T>(app: FastifyInstance, actor: Actor, log: FastifyBaseLogger, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+  return transact(app, actor.organizationId, actor.userId, log, (hooks) => fn({ actor, ...hooks }), app.database.jobDb);
 }
 
 /** Runs a write of the service itself (a scheduled job, a delivery worker): its events have no actor. */

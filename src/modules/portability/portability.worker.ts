@@ -3,7 +3,7 @@ import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
 import { portabilityJobs } from '../../db/schema/portability.js';
 import type { Actor, OrgRole } from '../../platform/auth.js';
-import { systemWrite, writeAs } from '../../platform/context.js';
+import { longWriteAs, systemWrite } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
 import { claimQueued, registerJob } from '../../platform/jobs.js';
@@ -119,8 +119,8 @@ export async function runExport(app: FastifyInstance, job: PortabilityJobRow): P
     // On PostgreSQL the export reads one snapshot; the embedded engine's one connection cannot be held that long.
     const result =
       app.database.kind === 'postgres'
-        ? await app.database.db.transaction((tx) => writeArchive(app, tx, spec, progress), { isolationLevel: 'repeatable read', accessMode: 'read only' })
-        : await writeArchive(app, app.database.db, spec, progress);
+        ? await app.database.jobDb.transaction((tx) => writeArchive(app, tx, spec, progress), { isolationLevel: 'repeatable read', accessMode: 'read only' })
+        : await writeArchive(app, app.database.jobDb, spec, progress);
     await systemWrite(app, job.organizationId, (ctx) =>
       update(
         ctx.db,
@@ -167,7 +167,7 @@ export async function runImport(app: FastifyInstance, claimed: PortabilityJobRow
     const progress = progressOf(app, job, app.database.kind === 'postgres');
     const tables = new Map(exportPlan().map((t) => [t.name, t]));
     const licensing = { trialDays: app.config.trialDays, trialUsers: app.config.trialUsers };
-    await writeAs(app, actor, app.log, async (ctx) => {
+    await longWriteAs(app, actor, app.log, async (ctx) => {
       const organizationId = await createOrganization(ctx.db, actor.userId, null, licensing);
       await pauseQueue(ctx.db);
       const loader = new OrganizationLoader(ctx.db, tables, organizationId, { id: actor.userId, email: actor.email }, app.files, ctx.onRollback, (n) => progress.advance(n));
