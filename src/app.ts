@@ -9,7 +9,8 @@ import { registerErrorHandling } from './platform/errors.js';
 import { registerAuthentication } from './platform/auth.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerValidation } from './platform/validation.js';
-import { registerRateLimit } from './platform/rate-limit.js';
+import { registerRateLimit, throttledWarn } from './platform/rate-limit.js';
+import { authGuardFor, type AuthGuard } from './platform/brute-force.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { FileStore } from './platform/files.js';
 import { SecretBox } from './platform/secrets.js';
@@ -34,6 +35,7 @@ declare module 'fastify' {
     events: EventBus;
     realtime: EventHub;
     readCache: ReadCache;
+    authGuard: AuthGuard;
   }
 }
 
@@ -116,9 +118,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, {
     limits: { fileSize: config.fileLimitBytes, files: 20, fields: 20, fieldSize: 64 * 1024, parts: 40 },
   });
-  await registerRateLimit(app, config, database);
+  const sharedCounter = await registerRateLimit(app, config, database);
+  const guardWarn = throttledWarn(app.log, 'brute-force guard: the shared counter failed; this instance counts alone meanwhile');
+  app.decorate('authGuard', authGuardFor(config, app.secrets, sharedCounter, app.log, guardWarn));
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  registerAuthentication(app, database.db, config.sessionTtlDays, readCache);
+  registerAuthentication(app, database.db, config.sessionTtlDays, app.authGuard, readCache);
   registerReadCache(app, readCache);
   registerMetrics(app, config);
 

@@ -4,6 +4,7 @@ import { queryRows, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
 import { API_TOKEN_PREFIX, sha256 } from './crypto.js';
 import type { ReadCache } from './read-cache.js';
+import { tooManyAttempts, type AuthGuard } from './brute-force.js';
 
 export type OrgRole = 'owner' | 'admin' | 'member';
 
@@ -89,12 +90,14 @@ async function touch(db: Db, row: CredentialRow, sessionTtlDays: number): Promis
 /**
  * The actor a credential stands for. With a cache, a credential resolved within the last minute
  * is answered from memory unless anything changed since in its organization or by its user (a
- * revocation, a role change, a removal), so revocation stays immediate.
+ * revocation, a role change, a removal), so revocation stays immediate. `beforeLookup` runs when
+ * the database must be asked, and may refuse by throwing.
  */
-export async function resolveActor(db: Db, credential: string, sessionTtlDays: number, cache?: ReadCache): Promise<Actor> {
+export async function resolveActor(db: Db, credential: string, sessionTtlDays: number, cache?: ReadCache, beforeLookup?: () => void): Promise<Actor> {
   const hash = sha256(credential);
   const cached = cache?.credential(hash);
   if (cached) return cached;
+  beforeLookup?.();
   const begin = cache?.begin() ?? null;
   const row = await lookup(db, credential, hash);
   if (!row) throw new AppError('UNAUTHENTICATED', 'the credential is unknown, expired or revoked');
@@ -115,17 +118,55 @@ export async function resolveActor(db: Db, credential: string, sessionTtlDays: n
   return actor;
 }
 
-/** Every route needs a credential unless its config says `public: true`. */
-export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlDays: number, cache?: ReadCache): void {
+/**
+ * Every route needs a credential unless its config says `public: true`. An address that sent too
+ * many requests without a valid credential is refused (429) before its next credential is looked
+ * up; a credential known from the read cache is still served, so a caller behind the same address
+ * as a guesser keeps working.
+ */
+export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlDays: number, guard: AuthGuard, cache?: ReadCache): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // Unknown routes answer 404, not 401: there is nothing to authenticate for.
     if (request.routeOptions.config.public || !request.routeOptions.url) return;
     // Such a route authenticates inside the connection and answers a bad credential its own way.
     if (request.routeOptions.config.deferredCredential) return;
+    const { ip } = request;
+    const refuse = (wait: number) => {
+      guard.deny(request.log, 'throttled', ip);
+      return tooManyAttempts(reply, wait, 'too many requests without a valid credential from this address, retry later');
+    };
+    const admit = () => {
+      const wait = guard.lookupWait(ip);
+      if (wait > 0) throw refuse(wait);
+    };
     const credential = credentialOf(request);
-    if (!credential) throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
-    request.actor = await resolveActor(db, credential, sessionTtlDays, cache);
+    let leave = () => {};
+    try {
+      if (!credential) {
+        admit();
+        throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
+      }
+      request.actor = await resolveActor(db, credential, sessionTtlDays, cache, () => {
+        admit();
+        leave = guard.enter(ip);
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 401) throw error;
+      // The lookup is over: counted as a failure from here on, not as one under way too.
+      leave();
+      const wait = await guard.failed(ip);
+      if (wait > 0) throw refuse(wait);
+      guard.deny(request.log, credential ? 'invalid_credential' : 'missing_credential', ip);
+      throw error;
+    } finally {
+      leave();
+    }
+  });
+  // RFC 6750: a 401 names the scheme it wants, and says when the credential sent was the trouble.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 401 || reply.hasHeader('www-authenticate')) return;
+    reply.header('www-authenticate', credentialOf(request) ? 'Bearer error="invalid_token"' : 'Bearer');
   });
 }
 

@@ -161,6 +161,9 @@ export function registerMetrics(app: FastifyInstance, config: Config): Metrics {
   metrics.gauge('read_cache_answer_hit_ratio', 'Share of answer lookups served from memory since start', () => ratio(lookups.answer));
   metrics.gauge('read_cache_credential_hit_ratio', 'Share of credential lookups served from memory since start', () => ratio(lookups.credential));
 
+  const { denials } = app.authGuard;
+  metrics.counter('auth_denials_total', 'Requests refused for want of a valid credential or password, by reason (throttled and sign_in_delayed answered 429)', 'reason', () => denials);
+
   app.get(
     '/metrics',
     {

@@ -147,7 +147,7 @@ export function redisHit(redis: Redis, prefix: string): Hit {
 }
 
 /** Logs at most once per interval: an unreachable store would otherwise log every request. */
-function throttledWarn(log: FastifyBaseLogger, message: string, intervalMs = 10_000): (err: unknown) => void {
+export function throttledWarn(log: FastifyBaseLogger, message: string, intervalMs = 10_000): (err: unknown) => void {
   let last = 0;
   return (err) => {
     if (Date.now() - last < intervalMs) return;
@@ -202,16 +202,20 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
  * Rate limits per credential (per IP without one). Instances share the counters: in Redis when
  * REDIS_URL is set, else in PostgreSQL; only the embedded database, which one process owns, counts
  * in memory. A shared store that fails lets requests through (and logs it): the limits protect the
- * service, so their store must not become the reason it is down.
+ * service, so their store must not become the reason it is down. Answers the shared counter (null
+ * in memory), which the brute-force guard counts in too.
  */
-export async function registerRateLimit(app: FastifyInstance, config: Config, database: Database): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, config: Config, database: Database): Promise<Hit | null> {
   let store: FastifyRateLimitStoreCtor | undefined;
+  let shared: Hit | null = null;
   const warn = throttledWarn(app.log, 'rate limit: the shared counter failed; the request was let through');
   if (config.redisUrl) {
-    store = sharedStore(redisHit(await connectRedis(app, config.redisUrl), `${config.redisKeyPrefix}rl:`), config.rateLimitNamespace, warn);
+    shared = redisHit(await connectRedis(app, config.redisUrl), `${config.redisKeyPrefix}rl:`);
+    store = sharedStore(shared, config.rateLimitNamespace, warn);
   } else if (database.kind === 'postgres') {
     const hit = postgresHit(database.db, 100, warn);
     app.addHook('preClose', () => hit.close());
+    shared = hit;
     store = sharedStore(hit, config.rateLimitNamespace, warn);
     registerJob(app, {
       name: 'rate-limits.purge',
@@ -233,4 +237,5 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, da
     // Probes and the scraper poll on a schedule of their own; /metrics has its own token.
     allowList: (request) => request.url === '/health' || request.url === '/ready' || request.url === '/metrics',
   });
+  return shared;
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from './errors.js';
@@ -44,6 +44,11 @@ export class SecretBox {
     if (config.databaseUrl) return new SecretBox(null);
     if (config.dataDir.startsWith('memory://')) return new SecretBox(randomBytes(32));
     return new SecretBox(embeddedKey(config.dataDir));
+  }
+
+  /** A key for another use, derived from this one (HKDF-SHA256), so neither use can stand in for the other; null without a key. */
+  derive(purpose: string): Buffer | null {
+    return this.key ? Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `workboard ${purpose}`, 32)) : null;
   }
 
   private requireKey(): Buffer {

@@ -147,16 +147,12 @@ describe('authentication rate limits', () => {
     expect((await loginFrom(nextIp(), await register())).statusCode).toBe(201);
   });
 
-  it('limits logins per account, whatever the IP', async () => {
+  // Issue 41: a limit on the account for every address let anyone lock its owner out; the waits
+  // for failed sign-ins are tested in platform/brute-force.test.ts.
+  it('never locks an account out for an address that did not fail on it', async () => {
     const email = await register();
-    // Whether the registration counts towards the account's limit is the limiter's business; at most
-    // three attempts get through, each from a fresh address.
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await loginFrom(nextIp(), email, 'wrong password!')).statusCode);
-    expect(statuses.filter((s) => s !== 429).every((s) => s === 401)).toBe(true);
-    expectLimited(await loginFrom(nextIp(), email));
-    expect(await limited.sql(sql`select s.id from sessions s join users u on u.id = s.user_id where u.email = ${email}`)).toHaveLength(1);
-    // Another account is not affected.
-    expect((await loginFrom(nextIp(), await register())).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++) expectProblem(await loginFrom(nextIp(), email, 'wrong password!'), 401, 'INVALID_CREDENTIALS');
+    expect((await loginFrom(nextIp(), email)).statusCode).toBe(201);
+    expect(await limited.sql(sql`select s.id from sessions s join users u on u.id = s.user_id where u.email = ${email}`)).toHaveLength(2);
   });
 });

@@ -1,5 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../platform/errors.js';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/types.js';
 import { Type } from 'typebox';
 import { read, write } from '../../platform/context.js';
@@ -24,23 +23,12 @@ export default async function authRoutes(app: App): Promise<void> {
     trialDays: config.trialDays,
     trialUsers: config.trialUsers,
   };
-  // Two limits on credential guessing: per client IP (before the body is read) and per account.
-  const perIp = app.rateLimit({ max: config.authRateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r) => `auth-ip:${r.ip}` });
-  // A second limiter made with app.rateLimit() would be skipped (the plugin marks a request as
-  // limited once), so the per-account one is checked by hand.
-  const accountLimit = app.createRateLimit({
-    max: config.authRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (r) => `auth-acct:${String((r.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()}`,
-  });
-  const perAccount = async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await accountLimit(request);
-    if (!result.isAllowed && result.isExceeded) {
-      reply.header('retry-after', String(result.ttlInSeconds));
-      throw new AppError('RATE_LIMITED', 'too many attempts for this account, retry later');
-    }
-  };
-  const limited = { onRequest: perIp, preHandler: perAccount };
+  // Requests per client IP (a keyed hash of it), counted before the body is read; failed sign-ins
+  // also make the next ones wait, per account and address (platform/brute-force.ts).
+  const perIp = app.rateLimit({ max: config.authRateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r) => app.authGuard.key('auth-ip', r.ip) });
+  const limited = { onRequest: perIp };
+  // The first unknown email must not be the one answer that takes longer (it would make the stand-in hash).
+  void auth.standInHash(config.passwordHashCost);
 
   app.post(
     '/auth/register',
@@ -59,7 +47,7 @@ export default async function authRoutes(app: App): Promise<void> {
       ...limited,
       schema: { tags, summary: 'Log in: opens a session', security: [], body: S.LoginBody, response: { 201: S.LoginResult } },
     },
-    async (request, reply) => reply.code(201).send(await auth.login(app.database.db, request.body, clientOf(request), settings)),
+    async (request, reply) => reply.code(201).send(await auth.login(app.database.db, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply))),
   );
 
   app.post('/auth/logout', { schema: { tags, summary: 'Log out: revokes the credential used', response: { 204: Type.Null() } } }, async (request, reply) => {

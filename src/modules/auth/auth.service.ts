@@ -6,6 +6,7 @@ import type { Ctx } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { API_TOKEN_PREFIX, SESSION_PREFIX, hashPassword, newSecret, sha256, verifyPassword } from '../../platform/crypto.js';
 import { iso } from '../../platform/http.js';
+import type { SignInAttempts } from '../../platform/brute-force.js';
 import { createOrganization, loadOrganization, type Licensing } from '../organizations/organizations.service.js';
 import { loadUser } from '../users/users.service.js';
 import { joinHooks } from './auth.hooks.js';
@@ -75,12 +76,29 @@ export async function register(
   });
 }
 
-/** Same answer for an unknown email and a wrong password, so accounts cannot be probed. */
-export async function login(db: Db, input: { email: string; password: string }, client: ClientInfo, settings: AuthSettings) {
+// One per cost, made once: the hash an unknown email's password is checked against.
+const standIns = new Map<number, Promise<string>>();
+/** A password hash of the given cost that matches no password anyone sends. */
+export function standInHash(cost: number): Promise<string> {
+  let hash = standIns.get(cost);
+  if (!hash) standIns.set(cost, (hash = hashPassword(newSecret(''), cost)));
+  return hash;
+}
+
+/**
+ * Same answer for an unknown email and a wrong password, in about the same time (an unknown email
+ * is checked against a stand-in hash), so accounts cannot be probed. Failed tries make the next
+ * ones from the same address wait (see platform/brute-force.ts).
+ */
+export async function login(db: Db, input: { email: string; password: string }, client: ClientInfo, settings: AuthSettings, attempts: SignInAttempts) {
   const email = input.email.trim().toLowerCase();
+  attempts.check(email);
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
-  const ok = user ? await verifyPassword(input.password, user.passwordHash) : false;
-  if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', 'the email or password is wrong');
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await standInHash(settings.passwordHashCost)));
+  if (!user || !ok) {
+    await attempts.failed(email);
+    throw new AppError('INVALID_CREDENTIALS', 'the email or password is wrong');
+  }
   return withTransaction(db, async ({ tx }) => {
     const memberships = await tx
       .select({ organizationId: organizationMembers.organizationId })

@@ -34,12 +34,24 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
   };
 
   const authenticate = async (credential: string) => {
+    const { authGuard: guard } = app;
+    // The same budget of failed credentials per address as plain requests have.
+    if (guard.lookupWait(request.ip) > 0) {
+      guard.deny(request.log, 'throttled', request.ip);
+      return close(CLOSE_UNAUTHORIZED, 'too many failed credentials from this address, retry later');
+    }
+    const leave = guard.enter(request.ip);
     let actor: Actor;
     try {
       actor = await resolveActor(app.database.db, credential, app.config.sessionTtlDays);
     } catch {
+      leave();
+      await guard.failed(request.ip);
+      guard.deny(request.log, 'invalid_credential', request.ip);
       close(CLOSE_UNAUTHORIZED, 'unknown, expired or revoked credential');
       return;
+    } finally {
+      leave();
     }
     sub = {
       userId: actor.userId,
