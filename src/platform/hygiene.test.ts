@@ -8,6 +8,9 @@ import { factories } from '../test/factories.js';
 
 const t = useTestApp({ corsOrigins: ['https://board.example'], trustProxy: true, authRateLimitPerMinute: 5 });
 const f = factories(t);
+// Registrations count against the file's low auth limit (5 a minute per address): the tests below share one account.
+let shared: ReturnType<typeof t.org> | undefined;
+const sharedOwner = () => (shared ??= t.org());
 
 describe('HTTP hygiene', () => {
   it('sends API-appropriate security headers', async () => {
@@ -41,6 +44,35 @@ describe('HTTP hygiene', () => {
     expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('lets a browser send If-Match and read the rate-limit headers and Retry-After', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/tasks/1/name',
+      headers: { origin: 'https://board.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'if-match,content-type' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(String(preflight.headers['access-control-allow-headers']).split(/,\s*/)).toContain('if-match');
+    const owner = await sharedOwner();
+    const read = await t.as(owner).get('/user', { origin: 'https://board.example' });
+    const exposed = String(read.headers['access-control-expose-headers']).split(/,\s*/);
+    const limits = Object.keys(read.headers).filter((h) => /ratelimit/.test(h));
+    expect(limits.length).toBeGreaterThan(0);
+    expect(exposed).toEqual(expect.arrayContaining([...limits, 'retry-after']));
+  });
+
+  it('marks authenticated JSON answers private and to be revalidated, and leaves anonymous ones alone', async () => {
+    const owner = await sharedOwner();
+    const mine = await t.as(owner).get('/user');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['cache-control']).toBe('private, no-cache');
+    expect(mine.headers.etag).toBeDefined();
+    const missing = await t.as(owner).get('/tasks/999999999');
+    expect(missing.headers['cache-control']).toBe('private, no-cache');
+    const health = await t.as(null).get('/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.headers['cache-control']).toBeUndefined();
+  });
+
   it('compresses large answers (the OpenAPI document) and leaves small ones alone', async () => {
     const plain = await t.as(null).get('/openapi.json');
     const zipped = await t.as(null).get('/openapi.json', { 'accept-encoding': 'gzip' });
@@ -52,7 +84,7 @@ describe('HTTP hygiene', () => {
   });
 
   it('tags GET answers and answers 304 to an unchanged If-None-Match, 200 once it changed', async () => {
-    const owner = await t.org();
+    const owner = await sharedOwner();
     const first = await t.as(owner).get('/user');
     const tag = first.headers.etag as string;
     expect(tag).toMatch(/^W\/"/);
@@ -72,6 +104,27 @@ describe('HTTP hygiene', () => {
     for (let i = 0; i < 5; i++) expect((await login('203.0.113.7')).statusCode).toBe(401);
     expectProblem(await login('203.0.113.7'), 429, 'RATE_LIMITED');
     expect((await login('198.51.100.9')).statusCode).toBe(401);
+  });
+});
+
+describe('without CORS_ORIGINS', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildApp({ ...t.config, corsOrigins: [], logLevel: 'silent' }, { database: t.database });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('refuses a preflight as a problem document, before asking for a credential, and sends no CORS headers', async () => {
+    const res = await app.inject({ method: 'OPTIONS', url: '/spaces', headers: { origin: 'https://board.example', 'access-control-request-method': 'POST' } });
+    expectProblem(res, 403, 'FORBIDDEN');
+    expect(res.json()).toMatchObject({ detail: expect.stringContaining('CORS_ORIGINS') });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const owner = await sharedOwner();
+    const read = await app.inject({ method: 'GET', url: '/user', headers: { ...owner.headers, origin: 'https://board.example' } });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 
