@@ -4,26 +4,26 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Starts `src/server.ts` as its own process (production mode, logs at warn) and waits until `/ready`
- * answers; its output is kept for the error when it exits or never gets ready. Tests that kill or
+ * Starts `src/server.ts` as its own process (production mode, logs at warn) and waits until `until`
+ * (`/ready`) answers 2xx; its output is kept in `output.text` and in the error when it exits or
+ * never gets there. Tests that kill or
  * restart the server use this: `app.inject` cannot lose a process.
  */
-export async function startServerProcess(port: number, env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<ChildProcess> {
+export async function startServerProcess(port: number, env: NodeJS.ProcessEnv, children: ChildProcess[], until = '/ready', output: { text: string } = { text: '' }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout!.on('data', (d) => (output.text += d));
+  child.stderr!.on('data', (d) => (output.text += d));
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false);
+    if (child.exitCode !== null) throw new Error(`server exited early: ${output.text}`);
+    const ok = await fetch(`http://127.0.0.1:${port}${until}`).then((r) => r.ok, () => false);
     if (ok) return child;
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output.text}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
