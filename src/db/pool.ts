@@ -127,8 +127,9 @@ export function openPool(config: Config, queries: QueryTiming): Database {
  * take minutes, and an upgrade must not fail halfway on a request-sized timeout.
  */
 export async function migrateDirect(config: Config): Promise<void> {
+  // The direct URL is a session of our own; without one, migrations go where DATABASE_URL says.
   const pool = poolOf(
-    { ...config, databasePreparedStatements: true },
+    { ...config, databasePreparedStatements: config.databaseDirectUrl !== null || config.databasePreparedStatements },
     { queryMs: config.databaseJobQueryTimeoutMs, max: 1 },
     config.databaseDirectUrl ?? config.databaseUrl!,
   );

@@ -81,6 +81,9 @@ export function useTestApp(overrides: Partial<Config> | (() => Partial<Config>) 
       { NODE_ENV: 'test' },
       {
         databaseUrl,
+        // Behind a transaction pooler (.ci/pgbouncer): sessions go to the direct URL, statements unnamed.
+        databaseDirectUrl: process.env.DATABASE_DIRECT_URL || null,
+        databasePreparedStatements: process.env.DATABASE_PREPARED_STATEMENTS !== 'false',
         dataDir: 'memory://',
         databasePoolSize: 4,
         filesDir: path.join(tmpDir, `files-${randomUUID()}`),

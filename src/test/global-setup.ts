@@ -31,7 +31,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     await client.connect();
     await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
     await client.end();
-    const database = await openDatabase(loadConfig({ DATABASE_URL: url }));
+    const pooler = { DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL, DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS };
+    const database = await openDatabase(loadConfig({ DATABASE_URL: url, ...pooler }));
     await database.close();
     project.provide('pgliteImage', '');
   } else {
