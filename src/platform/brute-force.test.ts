@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../app.js';
 import { PASSWORD, expectProblem, useTestApp } from '../test/app.js';
 import { countStatements } from '../test/queries.js';
+import { eventually, listen, WsClient } from '../modules/events/realtime.fixtures.js';
 import { FREE_ACCOUNT_SIGN_INS, FREE_SIGN_INS } from './brute-force.js';
 
 const t = useTestApp();
@@ -108,6 +109,20 @@ describe('requests without a valid credential, per client address', () => {
     const res = await getUser(limited, from, { 'service-session': session });
     expect(res.statusCode).toBe(200);
     expect(res.json().email).toBe(email);
+  });
+});
+
+describe('the WebSocket credential', () => {
+  it('is counted alike: once the address spent its budget, the connection is closed without a lookup', async () => {
+    // The only connections this file makes from 127.0.0.1 with a credential.
+    const host = await listen(limited);
+    const open = async (i: number, reason: string) => {
+      const client = await WsClient.open(host, { authorization: `Bearer ${randomToken(i)}` });
+      await eventually(() => expect(client.closed).toEqual({ code: 4401, reason }));
+    };
+    for (let i = 0; i < LIMIT; i++) await open(i, 'unknown, expired or revoked credential');
+    const lookups = await countStatements(t, () => open(0, 'too many failed credentials from this address, retry later'), isLookup);
+    expect(lookups).toBe(0);
   });
 });
 
