@@ -51,8 +51,8 @@ export async function registerWebClient(app: FastifyInstance, dir = WEB_DIST): P
         cacheControl: false,
         // index.html goes out with its CSP below; the build stamp is no business of browsers.
         globIgnore: ['index.html', '.build-stamp'],
-        setHeaders: (res, file) => {
-          res.setHeader('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        setHeaders: (reply, file) => {
+          reply.header('cache-control', file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
     }
