@@ -221,6 +221,11 @@ describe('accounting of denials', () => {
     expect(denials.map((line) => JSON.parse(line).reason)).toEqual(
       expect.arrayContaining(['missing_credential', 'invalid_credential', 'sign_in_failed', 'throttled']),
     );
+    // The sign-in limit per address (requests, before the body is read) is counted and logged too.
+    const busy = nextAddress();
+    for (let i = 0; i <= LIMIT; i++) await login(limited, busy, `bf-busy-${i}-${randomUUID()}@example.test`, 'wrong password!');
+    expectRefused(await login(limited, busy, email, 'log-secret-password-123'));
+    expect(limitedLogs.some((line) => line.includes(`"ip":"${busy}"`) && line.includes('"reason":"throttled"'))).toBe(true);
     const all = [...limitedLogs, ...t.logs].join('\n');
     for (const secret of [token, 'log-secret-password-123', email, PASSWORD]) expect(all).not.toContain(secret);
   });

@@ -25,7 +25,12 @@ export default async function authRoutes(app: App): Promise<void> {
   };
   // Requests per client IP (a keyed hash of it), counted before the body is read; failed sign-ins
   // also make the next ones wait, per account and address (platform/brute-force.ts).
-  const perIp = app.rateLimit({ max: config.authRateLimitPerMinute, timeWindow: 60_000, keyGenerator: (r) => app.authGuard.key('auth-ip', r.ip) });
+  const perIp = app.rateLimit({
+    max: config.authRateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (r) => app.authGuard.key('auth-ip', r.ip),
+    onExceeded: (r) => app.authGuard.deny(r.log, 'throttled', r.ip),
+  });
   const limited = { onRequest: perIp };
   // The first unknown email must not be the one answer that takes longer (it would make the stand-in hash).
   void auth.standInHash(config.passwordHashCost);
