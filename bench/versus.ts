@@ -55,7 +55,8 @@ async function startSide(label: string, cwd: string, database: string, extraEnv:
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
     await freshPostgres(databaseUrl);
-    env.DATABASE_URL = databaseUrl;
+    // A --head-env DATABASE_URL (a pooler in front of the same database) is where the service connects.
+    env.DATABASE_URL = extraEnv.DATABASE_URL ?? databaseUrl;
   }
   const options = { cpuProf: null, cwd };
   let server = await startServer(env, options);

@@ -5,7 +5,7 @@ import websocket from '@fastify/websocket';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import { openDatabase, type Database, type OpenOptions } from './db/client.js';
-import { registerErrorHandling } from './platform/errors.js';
+import { logFailure, registerErrorHandling } from './platform/errors.js';
 import { registerAuthentication } from './platform/auth.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerValidation } from './platform/validation.js';
@@ -81,7 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorate('config', config);
   app.decorate('database', database);
-  database.onError ??= (err) => app.log.error({ err }, 'database: the pool lost an idle connection (it opens a new one)');
+  // Tests share one database between apps: the newest app's logger hears of outages.
+  database.outage.log = app.log;
   app.decorate('files', await FileStore.forConfig(config, database.db));
   app.decorate('secrets', SecretBox.forConfig(config));
   const events = new EventBus();
@@ -90,17 +91,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const readCache = new ReadCache(config.readCache, config.readCacheMaxBytes, database.kind === 'pglite');
   app.decorate('readCache', readCache);
   events.onChange((change) => readCache.changed(change));
-  events.onListening = (listening) => readCache.setAvailable(listening);
   // Hooks run in reverse order on close: jobs stop and the listener closes before the database does.
   if (!options.database) app.addHook('onClose', async () => database.close());
   app.addHook('onClose', async () => events.close());
   const hub = new EventHub(
     database.db,
     { replayMinutes: config.eventsReplayMinutes, maxBufferedBytes: config.realtimeMaxBufferedBytes, sweepMs: config.realtimeHeartbeatMs },
-    (err) => app.log.error({ err }, 'real-time delivery failed'),
+    (err) => logFailure(app.log, err, {}, 'real-time delivery failed'),
   );
   app.decorate('realtime', hub);
   events.onCommitted((organizations) => hub.wake(organizations));
+  // After an outage or a lost listener, events committed meanwhile (here or elsewhere) woke no one.
+  events.onListening = (listening) => {
+    readCache.setAvailable(listening);
+    if (listening) hub.catchUp();
+  };
+  const forget = database.outage.onRecovered(() => hub.catchUp());
+  app.addHook('onClose', async () => void forget());
   // Before the server waits for open connections to end: real-time clients are told to go.
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => stopJobs(app));
@@ -131,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const mod of modules) await app.register(mod);
   await registerWebClient(app);
   await app.ready();
-  if (config.databaseUrl) await events.listenAcrossInstances(config.databaseUrl, app.log);
+  if (config.databaseUrl) await events.listenAcrossInstances(config.databaseDirectUrl ?? config.databaseUrl, app.log, config.databaseConnectTimeoutMs);
   if (config.jobsEnabled) startJobs(app);
   return app;
 }

@@ -145,6 +145,10 @@ export function registerMetrics(app: FastifyInstance, config: Config): Metrics {
     if (database.queries.observe === observe) database.queries.observe = undefined;
   });
   metrics.gauge('db_queries_in_flight', 'Statements sent and not answered yet', () => database.queries.inFlight);
+  const { outage } = database;
+  metrics.counter('db_errors_total', 'Database faults met, by kind (unreachable, connection_lost, shutdown, timeout, statement_timeout, disk_full, …)', 'kind', () => outage.counts);
+  metrics.gauge('db_outage', '1 while the database is unavailable (requests answer 503 at once), else 0', () => (outage.down ? 1 : 0));
+  metrics.gauge('db_outage_seconds', 'How long the current database outage has lasted (0 when none)', () => (outage.down ? (Date.now() - outage.since) / 1000 : 0));
   if (database.pool) {
     const pool = database.pool;
     metrics.gauge('db_pool_connections', 'Connections the PostgreSQL pool holds', () => pool().total);
