@@ -22,7 +22,7 @@ export const SERVER_SETTINGS = {
   BODY_LIMIT_BYTES: int('largest JSON body', 1024 * 1024, 1024),
   FILE_LIMIT_BYTES: int('largest uploaded file (a proxy in front must allow it too)', 50 * 1024 * 1024, 1024),
   IMAGE_LIMIT_BYTES: int('largest avatar, cover or background image', 10 * 1024 * 1024, 1024),
-  AUTH_RATE_LIMIT_PER_MINUTE: int('login/register attempts per IP and per account', 20, 1),
+  AUTH_RATE_LIMIT_PER_MINUTE: int('per client address, per minute: sign-in and registration requests, and requests with a missing or unknown credential (past it they are refused with 429 before any lookup)', 20, 1),
   API_RATE_LIMIT_PER_MINUTE: int('requests per credential (per IP without one)', 6000, 1),
   REDIS_URL: connectionUrl(
     'Redis holding the rate-limit counters, shared by every instance (unreachable at start: the start fails); unset, PostgreSQL holds them (table `rate_limits`), or memory on the embedded database',

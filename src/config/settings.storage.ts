@@ -8,10 +8,10 @@ export const STORAGE_SETTINGS = {
   DATABASE_URL: connectionUrl('PostgreSQL connection string; set, the service uses a pool instead of PGlite', POSTGRES),
   DATABASE_POOL_SIZE: int('PostgreSQL pool size, per instance', 10, 1),
   DATABASE_DIRECT_URL: connectionUrl(
-    'a session-holding connection for LISTEN/NOTIFY and advisory locks, when `DATABASE_URL` goes through a pooler in transaction mode (PgBouncer); unset, `DATABASE_URL` itself',
+    'a direct connection (a session of its own) for LISTEN/NOTIFY and migrations, when `DATABASE_URL` goes through a pooler in transaction mode (PgBouncer); unset, `DATABASE_URL` itself',
     POSTGRES,
   ),
-  DATABASE_PREPARED_STATEMENTS: bool('named (server-side prepared) statements; `false` behind PgBouncer\'s transaction pooling before 1.21', true),
+  DATABASE_PREPARED_STATEMENTS: bool('named (server-side prepared) statements and per-session settings at connect (`statement_timeout`, `jit=off`); `false` behind a pooler in transaction mode (PgBouncer before 1.21): statements go unnamed and the settings are left to the role (see "Behind PgBouncer")', true),
   DATABASE_CONNECT_TIMEOUT_MS: int('longest wait for a pooled connection, or for a new one to connect', 5000, 100),
   DATABASE_QUERY_TIMEOUT_MS: int('one statement\'s limit, on the server (`statement_timeout`) and in the client (a stalled network)', 8000, 100),
   DATABASE_JOB_QUERY_TIMEOUT_MS: int('the statement limit of long background work (exports, imports, reindexing, maintenance)', 600_000, 100),
