@@ -17,19 +17,6 @@ export const LoginBody = Type.Object({ email: Email, password: Type.String({ min
 export const RegisterResult = Type.Object({ session: Type.String(), user: UserSchema, organization: OrganizationSchema });
 export const LoginResult = Type.Object({ session: Type.String(), user: UserSchema });
 
-export const SessionSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    createdAt: DateTime(),
-    lastUsedAt: DateTime(),
-    expiresAt: DateTime(),
-    ip: Nullable(Type.String()),
-    userAgent: Nullable(Type.String()),
-    current: Type.Boolean({ description: 'the session this request was made with' }),
-  },
-  { $id: 'Session' },
-);
-
 export const ApiTokenSchema = Type.Object(
   {
     id: Type.Integer(),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.js';
 import { apiTokens, organizationMembers, sessions, users } from '../../db/schema/index.js';
 import { withTransaction } from '../../db/tx.js';
@@ -22,7 +22,7 @@ export interface AuthSettings extends Licensing {
   signupMode: 'open' | 'invite-only' | 'closed';
 }
 
-async function openSession(db: Queryable, userId: number, client: ClientInfo, ttlDays: number): Promise<string> {
+export async function openSession(db: Queryable, userId: number, client: ClientInfo, ttlDays: number): Promise<string> {
   const secret = newSecret(SESSION_PREFIX);
   await db.insert(sessions).values({
     userId,
@@ -119,32 +119,6 @@ export async function login(db: Db, input: { email: string; password: string }, 
 export async function logout(ctx: Ctx): Promise<void> {
   if (ctx.actor.sessionId) await ctx.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ctx.actor.sessionId));
   if (ctx.actor.tokenId) await ctx.db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, ctx.actor.tokenId));
-}
-
-export async function listSessions(ctx: Ctx) {
-  const rows = await ctx.db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, ctx.actor.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
-    .orderBy(asc(sessions.id));
-  return rows.map((s) => ({
-    id: s.id,
-    createdAt: iso(s.createdAt)!,
-    lastUsedAt: iso(s.lastUsedAt)!,
-    expiresAt: iso(s.expiresAt)!,
-    ip: s.ip,
-    userAgent: s.userAgent,
-    current: s.id === ctx.actor.sessionId,
-  }));
-}
-
-export async function revokeSession(ctx: Ctx, sessionId: number): Promise<void> {
-  const revoked = await ctx.db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, ctx.actor.userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  if (revoked.length === 0) throw notFound('session');
 }
 
 type TokenRow = typeof apiTokens.$inferSelect;
