@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, readSettings } from './config/setting.js';
 import { SETTINGS, unknownVariableWarnings } from './config/settings.js';
+import type { OidcRole } from './config/settings.sso.js';
 
 export { ConfigError } from './config/setting.js';
 
@@ -141,6 +142,23 @@ export interface Config {
   cloudDriveRedirectUri: string;
   /** Where the browser is sent after an authorization (the web app; default PUBLIC_URL). */
   appUrl: string;
+  /** Single sign-on: issuer, client id and secret all set, it is on (OIDC_*). */
+  oidcIssuer: string | null;
+  oidcClientId: string | null;
+  oidcClientSecret: string | null;
+  oidcScopes: string;
+  oidcDisplayName: string;
+  /** The web client's page the provider redirects to (default `{APP_URL}/auth/oidc/callback`). */
+  oidcRedirectUri: string;
+  oidcPostLogoutRedirectUri: string;
+  /** Email domains new accounts may be created for; empty: any. */
+  oidcAllowedDomains: string[];
+  oidcRoleClaim: string | null;
+  oidcRoleMapping: Record<string, OidcRole>;
+  /** The organization new single sign-on users join; null: each gets their own. */
+  oidcOrganizationId: number | null;
+  /** Password sign-in and registration off for everyone but operators. */
+  oidcOnly: boolean;
   /** Keep hot read answers and resolved credentials in memory, dropped by any change in their organization. */
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
@@ -234,6 +252,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // Empty: derived from PUBLIC_URL below, after overrides, so a test's PUBLIC_URL carries through.
     cloudDriveRedirectUri: v.CLOUD_DRIVE_REDIRECT_URI ?? '',
     appUrl: (v.APP_URL ?? '').replace(/\/$/, ''),
+    oidcIssuer: v.OIDC_ISSUER,
+    oidcClientId: v.OIDC_CLIENT_ID,
+    oidcClientSecret: v.OIDC_CLIENT_SECRET,
+    oidcScopes: v.OIDC_SCOPES,
+    oidcDisplayName: v.OIDC_DISPLAY_NAME,
+    // Empty: derived from APP_URL below, after overrides.
+    oidcRedirectUri: v.OIDC_REDIRECT_URI ?? '',
+    oidcPostLogoutRedirectUri: v.OIDC_POST_LOGOUT_REDIRECT_URI ?? '',
+    oidcAllowedDomains: v.OIDC_ALLOWED_DOMAINS,
+    oidcRoleClaim: v.OIDC_ROLE_CLAIM,
+    oidcRoleMapping: v.OIDC_ROLE_MAPPING,
+    oidcOrganizationId: v.OIDC_ORGANIZATION_ID,
+    oidcOnly: v.OIDC_ONLY,
     readCache: v.READ_CACHE,
     readCacheMaxBytes: v.READ_CACHE_MAX_MB * 1024 * 1024,
     metricsToken: v.METRICS_TOKEN,
@@ -242,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   config.cloudDriveRedirectUri ||= `${config.publicUrl}/integrations/cloud-drive/callback`;
   config.appUrl ||= config.publicUrl;
+  config.oidcRedirectUri ||= `${config.appUrl}/auth/oidc/callback`;
+  config.oidcPostLogoutRedirectUri ||= config.appUrl;
   return config;
 }
 

@@ -52,6 +52,8 @@ const DERIVED: Partial<Record<keyof typeof SETTINGS, (c: Config) => string>> = {
   FILES_DIR: (c) => c.filesDir,
   CLOUD_DRIVE_REDIRECT_URI: (c) => c.cloudDriveRedirectUri,
   APP_URL: (c) => c.appUrl,
+  OIDC_REDIRECT_URI: (c) => c.oidcRedirectUri,
+  OIDC_POST_LOGOUT_REDIRECT_URI: (c) => c.oidcPostLogoutRedirectUri,
   WEBHOOK_RETRY_SCHEDULE: (c) => c.webhookRetrySchedule.map((ms) => `${ms}ms`).join(','),
 };
 

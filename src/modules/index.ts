@@ -4,6 +4,7 @@ import projectDocsRoutes from './project-docs/project-docs.routes.js';
 import partnerRoutes from './partners/partners.routes.js';
 import serviceRoutes from './service/service.routes.js';
 import authRoutes from './auth/auth.routes.js';
+import oidcRoutes from './auth/oidc/oidc.routes.js';
 import sessionRoutes from './auth/sessions/sessions.routes.js';
 import userRoutes from './users/users.routes.js';
 import organizationRoutes from './organizations/organizations.routes.js';
@@ -37,4 +38,4 @@ import importRoutes from './imports/imports.routes.js';
 import portabilityRoutes from './portability/portability.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, sessionRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, oidcRoutes, sessionRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes];

@@ -27,3 +27,4 @@ export * from './cloud-drive.js';
 export * from './file-deletions.js';
 export * from './imports.js';
 export * from './portability.js';
+export * from './oidc.js';

@@ -6,6 +6,7 @@ import { IdParams } from '../../platform/schemas.js';
 import * as S from './auth.schemas.js';
 import * as auth from './auth.service.js';
 import { unscopedWrite } from '../../platform/context.js';
+import { assertPasswordSignIn } from './oidc/oidc.policy.js';
 
 const tags = ['Authentication'];
 
@@ -32,6 +33,8 @@ export default async function authRoutes(app: App): Promise<void> {
     onExceeded: (r) => app.authGuard.deny(r.log, 'throttled', r.ip),
   });
   const limited = { onRequest: perIp };
+  // OIDC_ONLY: the password routes are for operators only (oidc.policy.ts).
+  const passwordGate = async (request: FastifyRequest) => assertPasswordSignIn(app.database.db, config, (request.body as { email: string }).email);
   // The first unknown email must not be the one answer that takes longer (it would make the stand-in hash).
   void auth.standInHash(config.passwordHashCost);
 
@@ -40,6 +43,7 @@ export default async function authRoutes(app: App): Promise<void> {
     {
       config: { public: true, rateLimit: false },
       ...limited,
+      preHandler: passwordGate,
       schema: { tags, summary: 'Register: creates the user and its first organization (or joins an invite link’s)', security: [], body: S.RegisterBody, response: { 201: S.RegisterResult } },
     },
     async (request, reply) => reply.code(201).send(await auth.register((fn) => unscopedWrite(app, request.log, fn), request.body, clientOf(request), settings)),
@@ -50,6 +54,7 @@ export default async function authRoutes(app: App): Promise<void> {
     {
       config: { public: true, rateLimit: false },
       ...limited,
+      preHandler: passwordGate,
       schema: { tags, summary: 'Log in: opens a session', security: [], body: S.LoginBody, response: { 201: S.LoginResult } },
     },
     async (request, reply) => reply.code(201).send(await auth.login(app.database.db, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply))),

@@ -109,6 +109,7 @@ export const CATALOGUE: Record<string, Classification> = {
   invite_links: { export: false, reason: 'secret', why: 'an invite link token lets anyone join' },
   cloud_drive_integrations: { export: false, reason: 'secret', why: 'a user’s cloud-drive OAuth tokens' },
   cloud_drive_auth_states: { export: false, reason: 'secret', why: 'OAuth states in flight' },
+  oidc_identities: { export: false, reason: 'instance', why: 'which single sign-on subject signs in to an account: bound to this service’s identity provider' },
   messenger_integrations: { export: false, reason: 'secret', why: 'a user’s messenger binding (chat id, pairing code)' },
   project_messenger_integrations: { export: false, reason: 'secret', why: 'a project’s messenger binding (chat id, pairing code)' },
   idempotency_keys: { export: false, reason: 'secret', why: 'stored answers of past requests' },

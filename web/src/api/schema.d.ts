@@ -121,6 +121,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Single sign-on: whether it is on, the button’s name, whether password sign-in is */
+        get: operations["getAuthOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/authorization-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with the identity provider
+         * @description Open `url` in this browser and keep `transaction` for the callback (10 minutes). 502 OIDC_PROVIDER_FAILED when discovery fails. Answers 409 OIDC_NOT_CONFIGURED while OIDC_ISSUER, OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is unset.
+         */
+        get: operations["getAuthOidcAuthorizationUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete signing in: redeem the provider’s code, open a session
+         * @description The web client’s callback page (OIDC_REDIRECT_URI) sends the redirect’s `code`, `state` (and `iss`) with the `transaction`. The ID token is validated (JWKS signature, iss, aud, exp, nonce). The first sign-in links an account with the same email only when `email_verified` is true (else 403 OIDC_EMAIL_UNVERIFIED), or creates one when the sign-up mode and OIDC_ALLOWED_DOMAINS allow (403 SIGNUP_CLOSED, OIDC_DOMAIN_NOT_ALLOWED); later ones reuse the link. 400 OIDC_STATE_INVALID for an unknown, altered or old transaction; 401 OIDC_SIGN_IN_FAILED when the provider’s answer does not validate. Answers 409 OIDC_NOT_CONFIGURED while OIDC_ISSUER, OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is unset.
+         */
+        post: operations["postAuthOidcCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out: revoke the credential used, and get the provider’s end-session URL
+         * @description Works whether or not single sign-on is configured (`endSessionUrl` null without it).
+         */
+        post: operations["postAuthOidcLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/sessions": {
         parameters: {
             query?: never;
@@ -7200,6 +7277,27 @@ export interface components {
              */
             updatedAt: string;
         };
+        OidcAuthorization: {
+            /** @description the provider’s authorization URL (code flow, PKCE S256, state, nonce): open it in this browser */
+            url: string;
+            /** @description the sign-in in flight, sealed: keep it in this browser (session storage) and send it with the callback */
+            transaction: string;
+            /**
+             * Format: date-time
+             * @description the sign-in must complete before this
+             */
+            expiresAt: string;
+        };
+        OidcSignOut: {
+            endSessionUrl: string | null;
+        };
+        OidcStatus: {
+            /** @description single sign-on is configured: show the button */
+            enabled: boolean;
+            displayName: string | null;
+            /** @description false under OIDC_ONLY: password sign-in and registration are for operators only */
+            passwordSignIn: boolean;
+        };
         Organization: {
             members: components["schemas"]["Member"][];
             activeOrganizationUsersCount: number;
@@ -8320,7 +8418,7 @@ export interface components {
              * @description stable UPPER_SNAKE_CASE error code (platform/errors.ts)
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
             errors?: {
                 path: string;
                 message: string;
@@ -8898,6 +8996,249 @@ export interface operations {
             };
             /** @description not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAuthOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcStatus"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAuthOidcAuthorizationUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcAuthorization"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthOidcCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the `transaction` GET /auth/oidc/authorization-url gave this browser */
+                    transaction: string;
+                    /** @description `code` of the provider’s redirect */
+                    code: string;
+                    /** @description `state` of the provider’s redirect */
+                    state: string;
+                    /** @description `iss` of the provider’s redirect, when it sends one (RFC 9207) */
+                    iss?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthOidcLogout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSignOut"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
