@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Workboard's image: `docker build -t workboard .` (compose.yaml builds it too).
-# Three stages on the official Node.js image of the recommended line (24 LTS): the build (tsc into
+# Three stages on the official Node.js image of the recommended line (24 LTS): the build (esbuild into
 # dist/, Vite into web/dist/, with the dev dependencies), the production dependencies alone, and the
 # runtime, which holds only those two and runs `node dist/server.js` as an unprivileged user.
 # Configured only by environment variables (README, "Configuration"); data in the /data volume.
@@ -11,7 +11,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY web ./web

@@ -55,12 +55,13 @@ function cannotStart(err: unknown): never {
   process.exit(1);
 }
 
+// What start-up is doing before the app (and its logger) exists: waiting for the database, migrating.
+const log = Fastify({ logger: { level: config.logLevel } }).log;
 if (config.databaseUrl) {
-  const log = Fastify({ logger: { level: config.logLevel } }).log;
   const reached = await waitForDatabase(config, { log, stopped: () => requested !== null }).catch(cannotStart);
   if (!reached) process.exit(0);
 }
-const built = await buildApp(config).catch(cannotStart);
+const built = await buildApp(config, { progress: (line) => log.info(line) }).catch(cannotStart);
 // Signalled while starting: stop without ever listening.
 if (!requested) {
   try {

@@ -32,6 +32,8 @@ export interface Database {
   queries: QueryTiming;
   /** The pool's connections right now (PostgreSQL only: the embedded engine has one, no pool). */
   pool?: () => { total: number; idle: number; waiting: number };
+  /** Bytes of WebAssembly memory the embedded engine has grown to (PGlite only; it never shrinks). */
+  wasmMemoryBytes?: () => number;
   /** Whether the database is in an outage (every statement then fails at once), and its fault counts. */
   outage: Outage;
   /**
@@ -49,6 +51,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export interface OpenOptions {
   /** A migrated data-directory image (tests load one per file instead of migrating). */
   loadDataDir?: Blob;
+  /** Hears what a start is doing that takes a while (migrations to apply). */
+  progress?: (line: string) => void;
 }
 
 export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
@@ -56,14 +60,14 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   const queries: QueryTiming = { inFlight: 0 };
   if (config.databaseUrl) {
     // Migrations run on a session of their own, without the request-sized timeouts.
-    if (!config.skipMigrations) await migrateDirect(config);
+    if (!config.skipMigrations) await migrateDirect(config, options.progress);
     database = openPool(config, queries);
   } else {
     const dataDir = config.dataDir;
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true });
     const release = inMemory ? () => {} : lockDataDir(dataDir);
-    const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir, parsers: AS_TEXT }).catch((err: unknown) => {
+    const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir, parsers: AS_TEXT, startParams: [...PGlite.defaultStartParams, ...EMBEDDED_MEMORY] }).catch((err: unknown) => {
       release();
       throw err;
     });
@@ -93,15 +97,27 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       jobDb: db,
       ping: async () => void (await client.query('select 1')),
       close: () => client.close().finally(release),
+      wasmMemoryBytes: () => (client as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8?.buffer.byteLength ?? 0,
       queries,
       outage,
     };
-    if (!config.skipMigrations) await runMigrations(database);
+    if (!config.skipMigrations) await runMigrations(database, options.progress);
   }
   return database;
 }
 
 export { sql };
+
+/**
+ * The embedded engine's memory, sized for a small server (issue 42). PGlite's defaults are a
+ * PostgreSQL server's (shared_buffers 128 MB, maintenance_work_mem 64 MB, wal_buffers 4 MB,
+ * temp_buffers 8 MB) and its WebAssembly memory, which grows and never shrinks, reached 188 MB on a
+ * bare open against 128 MB (PGlite's initial size, the floor) with these; a bare open's resident
+ * memory went from 304 to 180 MB. Pages past shared_buffers come from the OS page cache of the
+ * data directory's files, a copy instead of a disk read. work_mem stays PostgreSQL's 4 MB: the
+ * board's sorts and the analytics reports' hashes need it.
+ */
+const EMBEDDED_MEMORY = ['shared_buffers=32MB', 'wal_buffers=1MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'work_mem=4MB'].flatMap((s) => ['-c', s]);
 
 /**
  * PGlite runs each statement synchronously on this thread, so queued transactions ran back to back

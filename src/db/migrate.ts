@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { fileURLToPath } from 'node:url';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,11 +13,28 @@ export interface Migratable {
   db: unknown;
 }
 
-/** Applies the committed migrations that the database has not seen yet (idempotent). */
-export async function runMigrations(database: Migratable): Promise<void> {
+/** Applies the committed migrations that the database has not seen yet (idempotent); `log` hears how many, when any. */
+export async function runMigrations(database: Migratable, log?: (line: string) => void): Promise<void> {
+  if (log) {
+    const pending = await pendingMigrations(database);
+    if (pending > 0) log(`applying ${pending} migration${pending === 1 ? '' : 's'}…`);
+  }
   if (database.kind === 'pglite') {
     await migratePglite(database.db as never, { migrationsFolder });
   } else {
     await migratePg(database.db as never, { migrationsFolder });
   }
+}
+
+type Executes = { execute(query: ReturnType<typeof sql>): Promise<{ rows: Array<Record<string, unknown>> }> };
+
+/** As drizzle's migrator decides: the journal's entries newer than the last one the database recorded. */
+async function pendingMigrations(database: Migratable): Promise<number> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+  const db = database.db as Executes;
+  const table = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  if (!table.rows[0]?.present) return journal.entries.length;
+  const last = await db.execute(sql`select max(created_at) as last from drizzle.__drizzle_migrations`);
+  const applied = Number(last.rows[0]?.last ?? 0);
+  return journal.entries.filter((e) => e.when > applied).length;
 }

@@ -126,7 +126,7 @@ export function openPool(config: Config, queries: QueryTiming): Database {
  * in front) and waits as long as long background work may: an index built on a large table can
  * take minutes, and an upgrade must not fail halfway on a request-sized timeout.
  */
-export async function migrateDirect(config: Config): Promise<void> {
+export async function migrateDirect(config: Config, progress?: (line: string) => void): Promise<void> {
   // The direct URL is a session of our own; without one, migrations go where DATABASE_URL says.
   const pool = poolOf(
     { ...config, databasePreparedStatements: config.databaseDirectUrl !== null || config.databasePreparedStatements },
@@ -135,7 +135,7 @@ export async function migrateDirect(config: Config): Promise<void> {
   );
   pool.on('error', () => {});
   try {
-    await runMigrations({ kind: 'postgres', db: drizzle(pool) });
+    await runMigrations({ kind: 'postgres', db: drizzle(pool) }, progress);
   } finally {
     await pool.end();
   }

@@ -149,6 +149,10 @@ export function registerMetrics(app: FastifyInstance, config: Config): Metrics {
   metrics.counter('db_errors_total', 'Database faults met, by kind (unreachable, connection_lost, shutdown, timeout, statement_timeout, disk_full, …)', 'kind', () => outage.counts);
   metrics.gauge('db_outage', '1 while the database is unavailable (requests answer 503 at once), else 0', () => (outage.down ? 1 : 0));
   metrics.gauge('db_outage_seconds', 'How long the current database outage has lasted (0 when none)', () => (outage.down ? (Date.now() - outage.since) / 1000 : 0));
+  if (database.wasmMemoryBytes) {
+    const wasm = database.wasmMemoryBytes;
+    metrics.gauge('db_wasm_memory_bytes', 'WebAssembly memory the embedded database has grown to (part of the external memory; it never shrinks)', () => wasm());
+  }
   if (database.pool) {
     const pool = database.pool;
     metrics.gauge('db_pool_connections', 'Connections the PostgreSQL pool holds', () => pool().total);

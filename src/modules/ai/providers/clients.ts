@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmProvider } from '../../../db/schema/ai.js';
 import { AppError } from '../../../platform/errors.js';
 import { providerFailed, providerFetch, type ProviderHttpOptions } from './http.js';
@@ -64,22 +64,34 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The providers' SDKs are loaded at the first call, not at start: most servers never configure a
+ * model, and the two SDKs held several MB of V8 heap each for nothing (issue 42).
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
+}
+
 function openAiClient(s: ClientSettings, fetch: typeof globalThis.fetch): LlmClient {
   // Local servers need no key, but the SDK insists on one: any non-empty value is sent and ignored.
-  const client = new OpenAI({ apiKey: s.apiKey ?? 'none', baseURL: s.baseUrl, fetch, maxRetries: 0 });
+  const sdk = once(async (): Promise<OpenAI> => {
+    const { default: OpenAISdk } = await import('openai');
+    return new OpenAISdk({ apiKey: s.apiKey ?? 'none', baseURL: s.baseUrl, fetch, maxRetries: 0 });
+  });
   return {
     chat: (r) =>
       guarded(async () => {
         const messages = [{ role: 'system' as const, content: r.system }, ...r.messages];
         const base = { model: s.model, messages, temperature: r.temperature, ...(r.maxTokens ? { max_tokens: r.maxTokens } : {}) };
         if (!r.onDelta) {
-          const answer = await client.chat.completions.create({ ...base, stream: false });
+          const answer = await (await sdk()).chat.completions.create({ ...base, stream: false });
           return {
             text: answer.choices[0]?.message.content ?? '',
             usage: { promptTokens: answer.usage?.prompt_tokens ?? 0, completionTokens: answer.usage?.completion_tokens ?? 0 },
           };
         }
-        const stream = await client.chat.completions.create({ ...base, stream: true, stream_options: { include_usage: true } });
+        const stream = await (await sdk()).chat.completions.create({ ...base, stream: true, stream_options: { include_usage: true } });
         let text = '';
         const usage = { promptTokens: 0, completionTokens: 0 };
         for await (const chunk of stream) {
@@ -95,13 +107,13 @@ function openAiClient(s: ClientSettings, fetch: typeof globalThis.fetch): LlmCli
     embed: (texts) =>
       guarded(async () => {
         // Floats asked for explicitly: the SDK would ask for base64, which many local servers ignore.
-        const answer = await client.embeddings.create({ model: s.embeddingModel ?? s.model, input: texts, encoding_format: 'float' });
+        const answer = await (await sdk()).embeddings.create({ model: s.embeddingModel ?? s.model, input: texts, encoding_format: 'float' });
         const vectors = [...answer.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         return { vectors, promptTokens: answer.usage?.prompt_tokens ?? 0 };
       }),
     models: () =>
       guarded(async () => {
-        const list = await client.models.list();
+        const list = await (await sdk()).models.list();
         return list.data.map((m) => ({ id: m.id, name: m.id, contextWindow: contextWindowOf(m) }));
       }),
   };
@@ -115,18 +127,21 @@ function contextWindowOf(model: object): number | null {
 }
 
 function anthropicClient(s: ClientSettings, fetch: typeof globalThis.fetch): LlmClient {
-  const client = new Anthropic({ apiKey: s.apiKey ?? 'none', baseURL: s.baseUrl, fetch, maxRetries: 0 });
+  const sdk = once(async (): Promise<Anthropic> => {
+    const { default: AnthropicSdk } = await import('@anthropic-ai/sdk');
+    return new AnthropicSdk({ apiKey: s.apiKey ?? 'none', baseURL: s.baseUrl, fetch, maxRetries: 0 });
+  });
   return {
     chat: (r) =>
       guarded(async () => {
         // Anthropic's temperature range is 0–1 (the settings allow OpenAI's 0–2).
         const base = { model: s.model, system: r.system, messages: r.messages, temperature: Math.min(r.temperature, 1), max_tokens: r.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS };
         if (!r.onDelta) {
-          const answer = await client.messages.create({ ...base, stream: false });
+          const answer = await (await sdk()).messages.create({ ...base, stream: false });
           const text = answer.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
           return { text, usage: { promptTokens: answer.usage.input_tokens, completionTokens: answer.usage.output_tokens } };
         }
-        const stream = await client.messages.create({ ...base, stream: true });
+        const stream = await (await sdk()).messages.create({ ...base, stream: true });
         let text = '';
         const usage = { promptTokens: 0, completionTokens: 0 };
         for await (const event of stream) {
@@ -142,7 +157,7 @@ function anthropicClient(s: ClientSettings, fetch: typeof globalThis.fetch): Llm
     embed: () => Promise.reject(new AppError('VALIDATION_FAILED', 'anthropic has no embeddings API: leave embeddingModel empty')),
     models: () =>
       guarded(async () => {
-        const list = await client.models.list();
+        const list = await (await sdk()).models.list();
         return list.data.map((m) => ({ id: m.id, name: m.display_name, contextWindow: null }));
       }),
   };
