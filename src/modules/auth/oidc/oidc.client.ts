@@ -72,7 +72,7 @@ export class OidcClient {
    * iss, aud, exp, iat and nonce, and the state of the callback. Any failure is one 401 to the
    * caller; the reason goes to the log (never the code or a token).
    */
-  async redeem(callbackParams: Record<string, string>, checks: SignInChecks): Promise<Claims> {
+  async redeem(callbackParams: Record<string, string>, checks: SignInChecks, wanted: string[]): Promise<Claims> {
     const provider = await this.provider();
     const currentUrl = new URL(this.settings.redirectUri);
     for (const [k, v] of Object.entries(callbackParams)) currentUrl.searchParams.set(k, v);
@@ -92,8 +92,8 @@ export class OidcClient {
       this.log.warn({ reason: e.message, code: e.code, error: e.error }, 'single sign-on: the sign-in was refused');
       throw new AppError('OIDC_SIGN_IN_FAILED', 'the identity provider’s answer could not be validated: sign in again');
     }
-    // Some providers keep the email out of the ID token; userinfo (bound to the same subject) has it.
-    if (claims.email === undefined && provider.serverMetadata().userinfo_endpoint) {
+    // Some providers keep the email (or the role claim) out of the ID token; userinfo, bound to the same subject, has it.
+    if (wanted.some((k) => claims[k] === undefined) && provider.serverMetadata().userinfo_endpoint) {
       try {
         const info = await client.fetchUserInfo(provider, accessToken, claims.sub);
         for (const [k, v] of Object.entries(info)) if (!(k in claims)) claims[k] = v;

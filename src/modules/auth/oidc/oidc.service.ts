@@ -45,7 +45,7 @@ export async function completeSignIn(deps: OidcDeps, input: CallbackInput, clien
   const checks = openTransaction(clientSecret, input.transaction);
   if (!checks) throw new AppError('OIDC_STATE_INVALID', 'the sign-in is unknown, altered or older than 10 minutes: start it again');
   const params: Record<string, string> = { code: input.code, state: input.state, ...(input.iss ? { iss: input.iss } : {}) };
-  const claims = await deps.client.redeem(params, checks);
+  const claims = await deps.client.redeem(params, checks, ['email', 'email_verified', ...(deps.config.oidcRoleClaim ? [deps.config.oidcRoleClaim] : [])]);
   return withTransaction(deps.db, async ({ tx }) => {
     const userId = await accountFor(tx, deps, claims);
     const organizationId = await activeOrganizationOf(tx, userId);
