@@ -148,7 +148,7 @@ export interface Config {
   oidcClientSecret: string | null;
   oidcScopes: string;
   oidcDisplayName: string;
-  /** The web client's page the provider redirects to (default `{APP_URL}/auth/oidc/callback`). */
+  /** The web client's page the provider redirects to (default `{PUBLIC_URL}/app/auth/oidc/callback`). */
   oidcRedirectUri: string;
   oidcPostLogoutRedirectUri: string;
   /** Email domains new accounts may be created for; empty: any. */
@@ -257,7 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oidcClientSecret: v.OIDC_CLIENT_SECRET,
     oidcScopes: v.OIDC_SCOPES,
     oidcDisplayName: v.OIDC_DISPLAY_NAME,
-    // Empty: derived from APP_URL below, after overrides.
+    // Empty: derived from PUBLIC_URL below, after overrides.
     oidcRedirectUri: v.OIDC_REDIRECT_URI ?? '',
     oidcPostLogoutRedirectUri: v.OIDC_POST_LOGOUT_REDIRECT_URI ?? '',
     oidcAllowedDomains: v.OIDC_ALLOWED_DOMAINS,
@@ -273,8 +273,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   config.cloudDriveRedirectUri ||= `${config.publicUrl}/integrations/cloud-drive/callback`;
   config.appUrl ||= config.publicUrl;
-  config.oidcRedirectUri ||= `${config.appUrl}/auth/oidc/callback`;
-  config.oidcPostLogoutRedirectUri ||= config.appUrl;
+  // The web client this service serves (under /app/) completes the sign-in.
+  config.oidcRedirectUri ||= `${config.publicUrl}/app/auth/oidc/callback`;
+  config.oidcPostLogoutRedirectUri ||= `${config.publicUrl}/app/`;
   return config;
 }
 

@@ -21,9 +21,9 @@ export const SSO_SETTINGS = {
   OIDC_SCOPES: text('scopes asked for (space-separated; `openid` is always added)', 'openid email profile'),
   OIDC_DISPLAY_NAME: text('the provider\'s name on the web client\'s button: "Sign in with <name>"', 'SSO'),
   OIDC_REDIRECT_URI: httpUrl('the redirect URI registered with the provider: the web client\'s page that completes the sign-in', null, {
-    default: '`$APP_URL/auth/oidc/callback`',
+    default: '`$PUBLIC_URL/app/auth/oidc/callback`',
   }),
-  OIDC_POST_LOGOUT_REDIRECT_URI: httpUrl('where the provider sends the browser after its sign-out (registered with it)', null, { default: '`$APP_URL`' }),
+  OIDC_POST_LOGOUT_REDIRECT_URI: httpUrl('where the provider sends the browser after its sign-out (registered with it)', null, { default: '`$PUBLIC_URL/app/`' }),
   OIDC_ALLOWED_DOMAINS: list('comma-separated email domains new accounts may be created for (unset: any); linking to existing accounts is not limited', (d) => d.toLowerCase().replace(/^@/, '')),
   OIDC_ROLE_CLAIM: text('an ID token claim (string or array) that sets the organization role in `OIDC_ORGANIZATION_ID`, through `OIDC_ROLE_MAPPING`', null),
   OIDC_ROLE_MAPPING: custom('claim values to roles: `admins=admin,staff=member`; a user none maps keeps their role (new ones join as member)', '—', roleMapping),

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { SessionProvider, useSession } from './session';
 import { AuthPage } from './AuthPage';
+import { SingleSignOnCallback } from './SingleSignOn';
 import { Layout } from './Layout';
 import { Home } from './Home';
 import { BoardPage } from '../board/BoardPage';
@@ -15,6 +16,7 @@ function Routed() {
     return (
       <Routes>
         <Route path="/login" element={<AuthPage />} />
+        <Route path="/auth/oidc/callback" element={<SingleSignOnCallback />} />
         <Route path="/invite/:token" element={<AcceptInvitePage />} />
         {publicRoute}
         <Route path="*" element={<Navigate to="/login" replace />} />

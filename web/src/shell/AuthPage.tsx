@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, call } from '../api/client';
 import { errorText } from '../common/toast';
 import { useSession } from './session';
+import { SingleSignOnButton } from './SingleSignOn';
 
 /**
  * Sign in or sign up. On an invite link's page (`inviteToken`), signing up joins the link's space and
@@ -39,6 +40,7 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
       <div className="auth-card">
         <h1 className="brand">Workboard</h1>
         {intro}
+        {!inviteToken && <SingleSignOnButton />}
         <div className="tabs" role="tablist" aria-label="Account">
           <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
             Sign in

@@ -1,8 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, call, session, setUnauthorizedHandler } from '../api/client';
+import { session, setUnauthorizedHandler } from '../api/client';
 import { LiveStream, type LiveStatus } from '../live/stream';
 import { applyToCache } from '../live/sync';
+import { signOutHereAndAtProvider } from './oidcSignOut';
 
 interface SessionState {
   signedIn: boolean;
@@ -47,7 +48,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setSignedIn(true);
       },
       async signOut() {
-        await call(api.POST('/auth/logout')).catch(() => {});
+        await signOutHereAndAtProvider().catch(() => {});
         forget();
       },
       switched() {
