@@ -17,6 +17,11 @@ export interface Actor {
   tokenId: number | null;
   /** Set when an automation rule acts: history records the rule instead of a user. */
   automation?: { ruleId: number; ruleName: string };
+  /**
+   * Set when the organization requires two-factor sign-in and this user, signing in with a
+   * password, has not enrolled: only routes marked `twoFactorEnrolment` answer.
+   */
+  twoFactorEnrolmentRequired?: true;
 }
 
 declare module 'fastify' {
@@ -28,6 +33,8 @@ declare module 'fastify' {
     public?: boolean;
     /** The credential may come later, inside the connection (a browser's WebSocket first frame). */
     deferredCredential?: boolean;
+    /** Open to a user who must enrol in two-factor sign-in before anything else (enrolment, sign-out). */
+    twoFactorEnrolment?: boolean;
   }
 }
 
@@ -56,21 +63,31 @@ interface CredentialRow extends Record<string, unknown> {
   role: OrgRole | null;
   active: boolean | null;
   deleted_at: Date | string | null;
+  must_enrol: boolean | null;
 }
+
+// The organization requires two-factor sign-in, the user has not enrolled, and does not sign in
+// through single sign-on (whose provider owns the second factor).
+const mustEnrol = (organization: ReturnType<typeof sql>, user: ReturnType<typeof sql>) => sql`(${organization}.two_factor_required
+  and not exists (select 1 from user_two_factor f where f.user_id = ${user} and f.enabled_at is not null)
+  and not exists (select 1 from oidc_identities i where i.user_id = ${user})) as must_enrol`;
 
 async function lookup(db: Db, credential: string, hash: string): Promise<CredentialRow | undefined> {
   const rows = credential.startsWith(API_TOKEN_PREFIX)
     ? await queryRows<CredentialRow>(db, sql`
-        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at
+        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at,
+               ${mustEnrol(sql`o`, sql`t.user_id`)}
         from api_tokens t
         left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
+        left join organizations o on o.id = t.organization_id
         where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`, { prepare: 'credential' })
     : await queryRows<CredentialRow>(db, sql`
         select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at, s.expires_at,
-               m.role, m.active, m.deleted_at
+               m.role, m.active, m.deleted_at, ${mustEnrol(sql`o`, sql`s.user_id`)}
         from sessions s
         join users u on u.id = s.user_id
         left join organization_members m on m.organization_id = u.active_organization_id and m.user_id = s.user_id
+        left join organizations o on o.id = u.active_organization_id
         where s.token_hash = ${hash} and s.revoked_at is null and s.expires_at > now()`, { prepare: 'credential' });
   return rows[0];
 }
@@ -114,6 +131,7 @@ export async function resolveActor(db: Db, credential: string, sessionTtlDays: n
     sessionId: row.kind === 'session' ? Number(row.id) : null,
     tokenId: row.kind === 'token' ? Number(row.id) : null,
   };
+  if (row.must_enrol) actor.twoFactorEnrolmentRequired = true;
   cache?.keepCredential(hash, begin, actor, row.expires_at ? new Date(row.expires_at).getTime() : null);
   return actor;
 }
@@ -161,6 +179,9 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlD
       throw error;
     } finally {
       leave();
+    }
+    if (request.actor.twoFactorEnrolmentRequired && !request.routeOptions.config.twoFactorEnrolment) {
+      throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 'this organization requires two-factor sign-in: enrol first (POST /user/two-factor/enrolment)');
     }
   });
   // RFC 6750: a 401 names the scheme it wants, and says when the credential sent was the trouble.

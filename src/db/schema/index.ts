@@ -27,4 +27,5 @@ export * from './cloud-drive.js';
 export * from './file-deletions.js';
 export * from './imports.js';
 export * from './portability.js';
+export * from './two-factor.js';
 export * from './oidc.js';

@@ -9,6 +9,8 @@ export const organizations = pgTable('organizations', {
   avatarFileId: ref('avatar_file_id'),
   ownerId: ref('owner_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
   aiEnabled: boolean('ai_enabled').notNull().default(false),
+  // Members signing in with a password must have two-factor sign-in; until they enrol they can do nothing else.
+  twoFactorRequired: boolean('two_factor_required').notNull().default(false),
   availableUsersCount: integer('available_users_count').notNull(),
   licenseEndDate: ts('license_end_date').notNull(),
   trialEndDate: ts('trial_end_date').notNull(),

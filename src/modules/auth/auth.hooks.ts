@@ -13,3 +13,19 @@ export const joinHooks: {
    */
   attributeReferral?: (db: Queryable, userId: number, organizationId: number | null, code: string) => Promise<void>;
 } = {};
+
+/** What a sign-in answers when a right password is not enough: a code must follow (202). */
+export interface SignInChallenge {
+  twoFactorRequired: true;
+  challenge: string;
+  expiresAt: string;
+}
+
+/**
+ * A sign-in's second step (two-factor codes), plugged in at start like joinHooks. Given a user whose
+ * password was right, it answers the challenge to send back instead of a session, or null when the
+ * user has no second factor.
+ */
+export const signInHooks: {
+  secondFactor?: (db: Queryable, userId: number, client: { ip: string | null; userAgent: string | null }) => Promise<SignInChallenge | null>;
+} = {};

@@ -5,6 +5,8 @@ import { read, write } from '../../platform/context.js';
 import { IdParams } from '../../platform/schemas.js';
 import * as S from './auth.schemas.js';
 import * as auth from './auth.service.js';
+import { signInAddressLimit } from './auth.limits.js';
+import { TwoFactorChallengeSchema } from './two-factor/two-factor.schemas.js';
 import { unscopedWrite } from '../../platform/context.js';
 import { assertPasswordSignIn } from './oidc/oidc.policy.js';
 
@@ -24,15 +26,7 @@ export default async function authRoutes(app: App): Promise<void> {
     trialDays: config.trialDays,
     trialUsers: config.trialUsers,
   };
-  // Requests per client IP (a keyed hash of it), counted before the body is read; failed sign-ins
-  // also make the next ones wait, per account and address (platform/brute-force.ts).
-  const perIp = app.rateLimit({
-    max: config.authRateLimitPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (r) => app.authGuard.key('auth-ip', r.ip),
-    onExceeded: (r) => app.authGuard.deny(r.log, 'throttled', r.ip),
-  });
-  const limited = { onRequest: perIp };
+  const limited = { onRequest: signInAddressLimit(app) };
   // OIDC_ONLY: the password routes are for operators only (oidc.policy.ts).
   const passwordGate = async (request: FastifyRequest) => assertPasswordSignIn(app.database.db, config, (request.body as { email: string }).email);
   // The first unknown email must not be the one answer that takes longer (it would make the stand-in hash).
@@ -55,12 +49,21 @@ export default async function authRoutes(app: App): Promise<void> {
       config: { public: true, rateLimit: false },
       ...limited,
       preHandler: passwordGate,
-      schema: { tags, summary: 'Log in: opens a session', security: [], body: S.LoginBody, response: { 201: S.LoginResult } },
+      schema: {
+        tags,
+        summary: 'Log in: opens a session, or (202) with two-factor sign-in on, answers a challenge for POST /auth/login/two-factor',
+        security: [],
+        body: S.LoginBody,
+        response: { 201: S.LoginResult, 202: TwoFactorChallengeSchema },
+      },
     },
-    async (request, reply) => reply.code(201).send(await auth.login(app.database.db, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply))),
+    async (request, reply) => {
+      const result = await auth.login(app.database.db, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply));
+      return reply.code('challenge' in result ? 202 : 201).send(result);
+    },
   );
 
-  app.post('/auth/logout', { schema: { tags, summary: 'Log out: revokes the credential used', response: { 204: Type.Null() } } }, async (request, reply) => {
+  app.post('/auth/logout', { config: { twoFactorEnrolment: true }, schema: { tags, summary: 'Log out: revokes the credential used', response: { 204: Type.Null() } } }, async (request, reply) => {
     await write(app, request, (ctx) => auth.logout(ctx));
     return reply.code(204).send(null);
   });

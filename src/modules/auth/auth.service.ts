@@ -9,7 +9,7 @@ import { iso } from '../../platform/http.js';
 import type { SignInAttempts } from '../../platform/brute-force.js';
 import { createOrganization, loadOrganization, type Licensing } from '../organizations/organizations.service.js';
 import { loadUser } from '../users/users.service.js';
-import { joinHooks } from './auth.hooks.js';
+import { joinHooks, signInHooks, type SignInChallenge } from './auth.hooks.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -88,9 +88,16 @@ export function standInHash(cost: number): Promise<string> {
 /**
  * Same answer for an unknown email and a wrong password, in about the same time (an unknown email
  * is checked against a stand-in hash), so accounts cannot be probed. Failed tries make the next
- * ones from the same address wait (see platform/brute-force.ts).
+ * ones from the same address wait (see platform/brute-force.ts). A user with two-factor sign-in
+ * gets a challenge instead of a session: the code is sent with it to the second step.
  */
-export async function login(db: Db, input: { email: string; password: string }, client: ClientInfo, settings: AuthSettings, attempts: SignInAttempts) {
+export async function login(
+  db: Db,
+  input: { email: string; password: string },
+  client: ClientInfo,
+  settings: AuthSettings,
+  attempts: SignInAttempts,
+): Promise<Awaited<ReturnType<typeof completeSignIn>> | SignInChallenge> {
   const email = input.email.trim().toLowerCase();
   attempts.check(email);
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
@@ -99,20 +106,25 @@ export async function login(db: Db, input: { email: string; password: string }, 
     await attempts.failed(email);
     throw new AppError('INVALID_CREDENTIALS', 'the email or password is wrong');
   }
-  return withTransaction(db, async ({ tx }) => {
-    const memberships = await tx
-      .select({ organizationId: organizationMembers.organizationId })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.userId, user.id), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt)))
-      .orderBy(asc(organizationMembers.id));
-    if (memberships.length === 0) throw new AppError('ACCOUNT_DEACTIVATED', 'the account has no active organization membership');
-    // Keep the active organization if the user may still act in it; otherwise fall back to another.
-    if (!memberships.some((m) => m.organizationId === user.activeOrganizationId)) {
-      await tx.update(users).set({ activeOrganizationId: memberships[0]!.organizationId }).where(eq(users.id, user.id));
-    }
-    const session = await openSession(tx, user.id, client, settings.sessionTtlDays);
-    return { session, user: await loadUser(tx, user.id) };
-  });
+  const challenge = await signInHooks.secondFactor?.(db, user.id, client);
+  if (challenge) return challenge;
+  return withTransaction(db, ({ tx }) => completeSignIn(tx, user, client, settings));
+}
+
+/** The end of every sign-in: an active membership is required, then the session opens. */
+export async function completeSignIn(tx: Queryable, user: { id: number; activeOrganizationId: number | null }, client: ClientInfo, settings: AuthSettings) {
+  const memberships = await tx
+    .select({ organizationId: organizationMembers.organizationId })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.userId, user.id), eq(organizationMembers.active, true), isNull(organizationMembers.deletedAt)))
+    .orderBy(asc(organizationMembers.id));
+  if (memberships.length === 0) throw new AppError('ACCOUNT_DEACTIVATED', 'the account has no active organization membership');
+  // Keep the active organization if the user may still act in it; otherwise fall back to another.
+  if (!memberships.some((m) => m.organizationId === user.activeOrganizationId)) {
+    await tx.update(users).set({ activeOrganizationId: memberships[0]!.organizationId }).where(eq(users.id, user.id));
+  }
+  const session = await openSession(tx, user.id, client, settings.sessionTtlDays);
+  return { session, user: await loadUser(tx, user.id) };
 }
 
 /** Revokes the credential the request was made with. */

@@ -7,6 +7,7 @@ import { unscopedWrite, writeForUser } from '../../platform/context.js';
 import { hashPassword, sha256 } from '../../platform/crypto.js';
 import { createOrganization } from '../organizations/organizations.service.js';
 import { register, type AuthSettings } from './auth.service.js';
+import { resetTwoFactor } from './two-factor/two-factor.service.js';
 
 export interface OperatorResult {
   userId: number;
@@ -75,4 +76,17 @@ export async function createOperator(app: FastifyInstance, input: { email: strin
     await db.update(users).set({ activeOrganizationId: organizationId }).where(eq(users.id, existing.id));
     return { userId: existing.id, email, created: false, organizationId, role: 'owner', password };
   });
+}
+
+/**
+ * `npm run create-admin -- <email> --reset-2fa`: for a user who lost both their authenticator and
+ * their recovery codes. Two-factor sign-in is turned off and every session signed out; the account
+ * is not promoted. Every instance forgets what it cached of the user.
+ */
+export async function resetOperatorTwoFactor(app: FastifyInstance, email: string): Promise<{ userId: number; email: string; hadTwoFactor: boolean; revokedSessions: number }> {
+  const normalized = email.trim().toLowerCase();
+  const [user] = await app.database.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${normalized}`);
+  if (!user) throw new Error(`no account with the email ${normalized}`);
+  const result = await writeForUser(app, user.id, (db) => resetTwoFactor(db, user.id));
+  return { userId: user.id, email: normalized, ...result };
 }

@@ -7,6 +7,9 @@ import { isEventPattern } from '../../platform/event-types.js';
 import { CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED, type EventHub, type Subscriber } from '../../platform/realtime.js';
 import { ClientFrame } from './events.schemas.js';
 
+// 4000 + the HTTP status an HTTP route would answer (403 TWO_FACTOR_ENROLMENT_REQUIRED), as 4401 is for 401.
+const CLOSE_TWO_FACTOR_ENROLMENT = 4403;
+
 const AUTH_TIMEOUT_MS = 10_000;
 const MAX_SUBSCRIPTIONS = 50;
 // Frames are handled one at a time; a client that sends faster than that is cut off rather than queued.
@@ -53,6 +56,8 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
     } finally {
       leave();
     }
+    // As on every HTTP route but enrolment (platform/auth.ts): nothing until the second factor is set up.
+    if (actor.twoFactorEnrolmentRequired) return close(CLOSE_TWO_FACTOR_ENROLMENT, 'this organization requires two-factor sign-in: enrol first');
     sub = {
       userId: actor.userId,
       organizationId: actor.organizationId,

@@ -61,7 +61,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in: opens a session */
+        /** Log in: opens a session, or (202) with two-factor sign-in on, answers a challenge for POST /auth/login/two-factor */
         post: operations["postAuthLogin"];
         delete?: never;
         options?: never;
@@ -231,6 +231,93 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Second step of a sign-in: the challenge from POST /auth/login and a code; opens the session */
+        post: operations["postAuthLoginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether own two-factor sign-in is on, recovery codes left, and whether the organization requires it */
+        get: operations["getUserTwoFactor"];
+        put?: never;
+        post?: never;
+        /** Turn two-factor sign-in off: needs the password and a code (or a recovery code) */
+        delete: operations["deleteUserTwoFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/two-factor/enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start enrolment: a new TOTP secret and its otpauth:// URI (for a QR code); confirm with a first code */
+        post: operations["postUserTwoFactorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/two-factor/enrolment/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm enrolment with a first code: two-factor sign-in is on, 10 recovery codes are shown once, other sessions are signed out */
+        post: operations["postUserTwoFactorEnrolmentConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/organization/two-factor-required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the organization requires two-factor sign-in of its members */
+        get: operations["getUserOrganizationTwoFactorRequired"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Require two-factor sign-in of members (admin): one without it can only enrol until they do; single sign-on users are exempt */
+        patch: operations["patchUserOrganizationTwoFactorRequired"];
         trace?: never;
     };
     "/user": {
@@ -8326,6 +8413,41 @@ export interface components {
              */
             updatedAt: string;
         };
+        TwoFactorChallenge: {
+            /** @constant */
+            twoFactorRequired: true;
+            /** @description send it back with a code to POST /auth/login/two-factor; it signs in nothing by itself */
+            challenge: string;
+            /**
+             * Format: date-time
+             * @description the challenge must be answered before this
+             */
+            expiresAt: string;
+        };
+        TwoFactorEnrolment: {
+            /** @description base32 TOTP secret, for typing into an authenticator app */
+            secret: string;
+            /** @description otpauth:// URI holding the same secret, for a QR code */
+            uri: string;
+        };
+        TwoFactorRecoveryCodes: {
+            /** @description shown only in this response; each signs in once without the app */
+            recoveryCodes: string[];
+            /** @description other sessions signed out as two-factor sign-in was turned on */
+            revokedSessions: number;
+        };
+        TwoFactorRequirement: {
+            /** @description members signing in with a password must use two-factor sign-in; single sign-on users are exempt */
+            twoFactorRequired: boolean;
+        };
+        TwoFactorStatus: {
+            enabled: boolean;
+            enabledAt: string | null;
+            /** @description unused recovery codes */
+            recoveryCodesLeft: number;
+            /** @description the active organization requires two-factor sign-in of its members */
+            requiredByOrganization: boolean;
+        };
         User: {
             id: number;
             email: string;
@@ -8418,7 +8540,7 @@ export interface components {
              * @description stable UPPER_SNAKE_CASE error code (platform/errors.ts)
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
             errors?: {
                 path: string;
                 message: string;
@@ -8629,6 +8751,15 @@ export interface operations {
                         session: string;
                         user: components["schemas"]["User"];
                     };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorChallenge"];
                 };
             };
             /** @description invalid input (VALIDATION_FAILED or a domain rule) */
@@ -9458,6 +9589,614 @@ export interface operations {
             };
             /** @description not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthLoginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    challenge: string;
+                    /** @description the 6-digit code of the authenticator app, or one of the recovery codes (each works once) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatus"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteUserTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @description the 6-digit code of the authenticator app, or one of the recovery codes (each works once) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postUserTwoFactorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postUserTwoFactorEnrolmentConfirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code the authenticator app shows now */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorRecoveryCodes"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserOrganizationTwoFactorRequired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorRequirement"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchUserOrganizationTwoFactorRequired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    twoFactorRequired: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorRequirement"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

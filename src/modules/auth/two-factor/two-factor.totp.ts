@@ -1,0 +1,39 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+
+// RFC 6238 defaults every authenticator app understands: SHA-1, 6 digits, 30-second steps.
+const PERIOD = 30;
+const DIGITS = 6;
+// One step either side: a phone clock 30 seconds off still signs in.
+const WINDOW = 1;
+
+const totp = (secret: string, label = '', issuer = '') =>
+  new TOTP({ issuer, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: DIGITS, period: PERIOD });
+
+/** A fresh 160-bit secret in base32 (RFC 4226 recommends 160 bits). */
+export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
+
+export const otpauthUri = (secret: string, account: string, issuer: string): string => totp(secret, account, issuer).toString();
+
+/** The time step the code belongs to (within the window), or null when it matches none. */
+export function stepOf(secret: string, code: string, now = Date.now()): number | null {
+  const delta = totp(secret).validate({ token: code, timestamp: now, window: WINDOW });
+  return delta === null ? null : Math.floor(now / 1000 / PERIOD) + delta;
+}
+
+/** The code of a step, for tests. */
+export const codeAt = (secret: string, timestamp: number): string => totp(secret).generate({ timestamp });
+
+// 32 characters without look-alikes (no i, l, 1; an `o` typed is read as 0): 16 of them, 5 bits
+// each, make 80 random bits a code.
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz023456789';
+export function newRecoveryCode(): string {
+  const chars = [...randomBytes(16)].map((b) => ALPHABET[b % 32]!);
+  return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
+}
+
+/** What is stored and compared: case, spaces and dashes do not matter to the one typing it. */
+export const recoveryCodeHash = (code: string): string =>
+  createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0')).digest('hex');
+
+export const looksLikeTotp = (code: string): boolean => /^\d{6}$/.test(code.replace(/\s/g, ''));
