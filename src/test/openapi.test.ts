@@ -27,6 +27,9 @@ const PUBLIC = ['GET /health', 'GET /ready', 'POST /auth/register', 'POST /auth/
 const MAY_BE_PUBLIC = [
   /^GET \/(health|ready)$/,
   /^POST \/auth\/(register|login)$/,
+  // Single sign-on (issue 41) is the other way to log in: its status, start and callback come before any credential.
+  /^GET \/auth\/oidc(\/authorization-url)?$/,
+  /^POST \/auth\/oidc\/callback$/,
   /^GET \/invite-links\/\{[^}]+\}$/,
   /^GET \/public\//,
   /^POST \/integrations\/messenger\/bot-login$/,
