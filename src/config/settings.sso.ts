@@ -13,6 +13,8 @@ function roleMapping(raw: string | undefined): Record<string, OidcRole> {
   return map;
 }
 
+const ONLY_FLAG = bool('', false);
+
 /** Single sign-on through an OpenID Connect provider (issue 41). */
 export const SSO_SETTINGS = {
   OIDC_ISSUER: httpUrl('the OpenID Connect issuer (discovery at `{issuer}/.well-known/openid-configuration`); with the client id and secret, single sign-on is on', null),
@@ -33,5 +35,12 @@ export const SSO_SETTINGS = {
     if (!Number.isInteger(n) || n < 1) throw new Invalid('a positive integer');
     return n;
   }),
-  OIDC_ONLY: bool('turn password sign-in and registration off for everyone except operators (`OPERATOR_EMAILS`)', false),
+  // Without a provider, OIDC_ONLY would lock out everyone but the operators: refused at start.
+  OIDC_ONLY: custom('turn password sign-in and registration off for everyone except operators (`OPERATOR_EMAILS`); needs the issuer, client id and secret', 'false', (raw, env) => {
+    const on = ONLY_FLAG.parse(raw, env);
+    if (on && !(env.OIDC_ISSUER?.trim() && env.OIDC_CLIENT_ID?.trim() && env.OIDC_CLIENT_SECRET?.trim())) {
+      throw new Invalid('false unless OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set');
+    }
+    return on;
+  }),
 };
