@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { errorText } from '../common/toast';
 import { useSession } from './session';
 import { SingleSignOnButton } from './SingleSignOn';
+import { TwoFactorPrompt } from './TwoFactorPrompt';
 
 /**
  * Sign in or sign up. On an invite link's page (`inviteToken`), signing up joins the link's space and
@@ -13,6 +14,8 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
   const [mode, setMode] = useState<'in' | 'up'>(inviteToken ? 'up' : 'in');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set when the password was right and a two-factor code must follow.
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,6 +29,7 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
         mode === 'up'
           ? await call(api.POST('/auth/register', { body: { email, password, name: String(form.get('name')), ...(inviteToken ? { inviteToken } : {}) } }))
           : await call(api.POST('/auth/login', { body: { email, password } }));
+      if ('challenge' in answer) return setChallenge(answer.challenge);
       signIn(answer.session);
       onSignedIn?.(mode);
     } catch (err) {
@@ -40,39 +44,53 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
       <div className="auth-card">
         <h1 className="brand">Workboard</h1>
         {intro}
-        {!inviteToken && <SingleSignOnButton />}
-        <div className="tabs" role="tablist" aria-label="Account">
-          <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
-            Sign in
-          </button>
-          <button role="tab" aria-selected={mode === 'up'} onClick={() => setMode('up')} type="button">
-            Sign up
-          </button>
-        </div>
-        <form onSubmit={submit} aria-label={mode === 'up' ? 'Sign up' : 'Sign in'}>
-          {mode === 'up' && (
-            <label>
-              Name
-              <input name="name" required autoComplete="name" maxLength={200} />
-            </label>
-          )}
-          <label>
-            Email
-            <input name="email" type="email" required autoComplete="email" />
-          </label>
-          <label>
-            Password
-            <input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autoComplete={mode === 'up' ? 'new-password' : 'current-password'} />
-          </label>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button className="primary" disabled={busy}>
-            {mode === 'up' ? 'Create account' : 'Sign in'}
-          </button>
-        </form>
+        {challenge && (
+          <TwoFactorPrompt
+            challenge={challenge}
+            onSession={(session) => {
+              signIn(session);
+              onSignedIn?.('in');
+            }}
+            onRestart={() => setChallenge(null)}
+          />
+        )}
+        {!challenge && !inviteToken && <SingleSignOnButton />}
+        {!challenge && (
+          <>
+            <div className="tabs" role="tablist" aria-label="Account">
+              <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
+                Sign in
+              </button>
+              <button role="tab" aria-selected={mode === 'up'} onClick={() => setMode('up')} type="button">
+                Sign up
+              </button>
+            </div>
+            <form onSubmit={submit} aria-label={mode === 'up' ? 'Sign up' : 'Sign in'}>
+              {mode === 'up' && (
+                <label>
+                  Name
+                  <input name="name" required autoComplete="name" maxLength={200} />
+                </label>
+              )}
+              <label>
+                Email
+                <input name="email" type="email" required autoComplete="email" />
+              </label>
+              <label>
+                Password
+                <input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autoComplete={mode === 'up' ? 'new-password' : 'current-password'} />
+              </label>
+              {error && (
+                <p className="form-error" role="alert">
+                  {error}
+                </p>
+              )}
+              <button className="primary" disabled={busy}>
+                {mode === 'up' ? 'Create account' : 'Sign in'}
+              </button>
+            </form>
+          </>
+        )}
       </div>
     </main>
   );
