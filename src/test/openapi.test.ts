@@ -27,6 +27,8 @@ const PUBLIC = ['GET /health', 'GET /ready', 'POST /auth/register', 'POST /auth/
 const MAY_BE_PUBLIC = [
   /^GET \/(health|ready)$/,
   /^POST \/auth\/(register|login)$/,
+  // The second step of a password sign-in: the challenge it carries stands in for the password just given.
+  /^POST \/auth\/login\/two-factor$/,
   // Single sign-on (issue 41) is the other way to log in: its status, start and callback come before any credential.
   /^GET \/auth\/oidc(\/authorization-url)?$/,
   /^POST \/auth\/oidc\/callback$/,
