@@ -8447,6 +8447,8 @@ export interface components {
             recoveryCodesLeft: number;
             /** @description the active organization requires two-factor sign-in of its members */
             requiredByOrganization: boolean;
+            /** @description every route but enrolment answers 403 TWO_FACTOR_ENROLMENT_REQUIRED until this caller enrols (single sign-on users are exempt) */
+            enrolmentRequired: boolean;
         };
         User: {
             id: number;

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { organizationQuery, spacesQuery } from '../api/queries';
 import { InvitesPanel } from './InvitesPanel';
 import { MembersPanel } from './MembersPanel';
+import { SecurityPanel } from './SecurityPanel';
 import { isOrgAdmin } from './model';
 import { TokensPanel } from './TokensPanel';
 import { WebhooksPanel } from './WebhooksPanel';
@@ -23,6 +24,7 @@ export function SettingsPage() {
     { path: 'members', label: 'Members', element: <MembersPanel />, shown: true },
     { path: 'invites', label: 'Invite links', element: <InvitesPanel />, shown: administers },
     { path: 'tokens', label: 'API tokens', element: <TokensPanel />, shown: true },
+    { path: 'security', label: 'Security', element: <SecurityPanel />, shown: true },
     { path: 'webhooks', label: 'Webhooks', element: <WebhooksPanel />, shown: administers },
   ].filter((t) => t.shown);
   return (

@@ -3,6 +3,7 @@ import { SessionProvider, useSession } from './session';
 import { AuthPage } from './AuthPage';
 import { SingleSignOnCallback } from './SingleSignOn';
 import { Layout } from './Layout';
+import { TwoFactorGate } from './TwoFactorGate';
 import { Home } from './Home';
 import { BoardPage } from '../board/BoardPage';
 import { AcceptInvitePage } from '../invite/AcceptInvitePage';
@@ -27,7 +28,13 @@ function Routed() {
     <Routes>
       <Route path="/login" element={<Navigate to="/" replace />} />
       {publicRoute}
-      <Route element={<Layout />}>
+      <Route
+        element={
+          <TwoFactorGate>
+            <Layout />
+          </TwoFactorGate>
+        }
+      >
         <Route index element={<Home />} />
         <Route path="projects/:projectId" element={<BoardPage />} />
         <Route path="projects/:projectId/tasks/:taskId" element={<BoardPage />} />

@@ -32,11 +32,12 @@ describe("the organization's requirement", () => {
       expectProblem(await t.app.inject({ method: 'GET', url: '/user', headers }), 403, 'TWO_FACTOR_ENROLMENT_REQUIRED');
     }
     expectProblem(await t.as(member).get('/user/sessions'), 403, 'TWO_FACTOR_ENROLMENT_REQUIRED');
-    expect((await t.as(member).get('/user/two-factor')).json()).toMatchObject({ enabled: false, requiredByOrganization: true });
+    expect((await t.as(member).get('/user/two-factor')).json()).toMatchObject({ enabled: false, requiredByOrganization: true, enrolmentRequired: true });
     // The owner, enrolled, is not held back.
     expect((await t.as(owner).get('/user')).statusCode).toBe(200);
 
     await enrol(t, member);
+    expect((await t.as(member).get('/user/two-factor')).json()).toMatchObject({ enabled: true, enrolmentRequired: false });
     expect((await t.as(member).get('/user')).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/user', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
 
@@ -66,6 +67,7 @@ describe("the organization's requirement", () => {
     await t.sql(sql`insert into oidc_identities (user_id, issuer, subject) values (${member.id}, 'https://idp.example.test', ${`sub-${member.id}`})`);
     await t.as(owner).patch('/user/organization/two-factor-required', { twoFactorRequired: true });
     expect((await t.as(member).get('/user')).statusCode).toBe(200);
+    expect((await t.as(member).get('/user/two-factor')).json()).toMatchObject({ enabled: false, requiredByOrganization: true, enrolmentRequired: false });
   });
 
   it('only for organization admins: a member answers 403, and the setting stays', async () => {

@@ -25,6 +25,7 @@ export const TwoFactorStatusSchema = Type.Object(
     enabledAt: Nullable(DateTime()),
     recoveryCodesLeft: Type.Integer({ minimum: 0, description: 'unused recovery codes' }),
     requiredByOrganization: Type.Boolean({ description: 'the active organization requires two-factor sign-in of its members' }),
+    enrolmentRequired: Type.Boolean({ description: 'every route but enrolment answers 403 TWO_FACTOR_ENROLMENT_REQUIRED until this caller enrols (single sign-on users are exempt)' }),
   },
   { $id: 'TwoFactorStatus' },
 );

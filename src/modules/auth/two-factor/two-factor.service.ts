@@ -39,6 +39,7 @@ export async function twoFactorStatus(ctx: Ctx) {
     enabledAt: iso(row?.enabledAt ?? null),
     recoveryCodesLeft: row?.enabledAt ? Number(left?.n ?? 0) : 0,
     requiredByOrganization: Boolean(org?.required),
+    enrolmentRequired: Boolean(ctx.actor.twoFactorEnrolmentRequired),
   };
 }
 

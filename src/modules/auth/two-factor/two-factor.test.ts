@@ -15,7 +15,7 @@ const status = async (user: Parameters<typeof t.as>[0]) => (await t.as(user).get
 describe('enrolment', () => {
   it('a secret and its otpauth URI, confirmed by a first code: 10 recovery codes once, other sessions signed out', async () => {
     const user = await t.org();
-    expect(await status(user)).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, requiredByOrganization: false });
+    expect(await status(user)).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, requiredByOrganization: false, enrolmentRequired: false });
     const other = (await t.as(null).post('/auth/login', { email: user.email, password: PASSWORD })).json().session as string;
 
     const started = await t.as(user).post('/user/two-factor/enrolment');
