@@ -66,14 +66,16 @@ async function loadEsbuild() {
     return null;
   }
 }
-const hasEsbuild = () => {
+/** Whether a package resolves from here: a production install has no build or development tools. */
+export const resolvable = (specifier) => {
   try {
-    createRequire(import.meta.url).resolve('esbuild');
+    createRequire(import.meta.url).resolve(specifier);
     return true;
   } catch {
     return false;
   }
 };
+const hasEsbuild = () => resolvable('esbuild');
 
 const alive = (pid) => {
   try {

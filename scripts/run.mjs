@@ -5,10 +5,9 @@
 // through tsx instead. A production install (`npm ci --omit=dev`, no tsx) always runs dist/, with a
 // warning if it is older than src/; without dist/ it says to build.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, isFresh, root } from './build.mjs';
+import { dist, isFresh, resolvable, root } from './build.mjs';
 
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
@@ -18,14 +17,7 @@ if (!entry) {
 const compiled = path.join(dist, `${entry}.js`);
 const source = path.join(root, 'src', `${entry}.ts`);
 
-const hasTsx = () => {
-  try {
-    createRequire(import.meta.url).resolve('tsx/esm/api');
-    return true;
-  } catch {
-    return false;
-  }
-};
+const hasTsx = () => resolvable('tsx/esm/api');
 
 // The command sees its own arguments as `node <file> args…` would give them.
 const runAs = (file) => {

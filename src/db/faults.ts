@@ -4,34 +4,26 @@
  * however many requests and jobs meet it.
  */
 
-export type FaultKind =
+export const FAULT_KINDS = [
   /** Nothing listens at the address, or the name does not resolve. */
-  | 'unreachable'
-  /** An open connection broke: reset, terminated, or the server said it is going away. */
-  | 'connection_lost'
-  /** The server is starting, shutting down or recovering from a crash. */
-  | 'shutdown'
-  /** No answer in time: a stalled network, a connect that never completes. */
-  | 'timeout'
-  /** The server refused a new session: too many connections. */
-  | 'too_many_connections'
-  /** The server cancelled a statement at statement_timeout: this request's, not an outage. */
-  | 'statement_timeout'
-  /** A write on a server that only reads (a standby not yet promoted). */
-  | 'read_only'
-  /** No disk space left (the embedded database's directory, or the server's). */
-  | 'disk_full';
-
-export const FAULT_KINDS: readonly FaultKind[] = [
   'unreachable',
+  /** An open connection broke: reset, terminated, or the server said it is going away. */
   'connection_lost',
+  /** The server is starting, shutting down or recovering from a crash. */
   'shutdown',
+  /** No answer in time: a stalled network, a connect that never completes. */
   'timeout',
+  /** The server refused a new session: too many connections. */
   'too_many_connections',
+  /** The server cancelled a statement at statement_timeout: this request's, not an outage. */
   'statement_timeout',
+  /** A write on a server that only reads (a standby not yet promoted). */
   'read_only',
+  /** No disk space left (the embedded database's directory, or the server's). */
   'disk_full',
-];
+] as const;
+
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 const BY_ERRNO: Record<string, FaultKind> = {
   ECONNREFUSED: 'unreachable',
