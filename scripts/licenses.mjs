@@ -15,7 +15,7 @@ const out = path.join(root, 'THIRD_PARTY_NOTICES');
  * LGPL-3.0-or-later (libvips, the image library sharp loads as a separate shared object, replaceable
  * by the user: the LGPL's condition for a work that uses the library).
  */
-const allowed = new Set(['MIT', 'ISC', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', 'BlueOak-1.0.0', 'Unlicense', 'LGPL-3.0-or-later']);
+const allowed = new Set(['MIT', 'MIT-0', 'ISC', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', 'BlueOak-1.0.0', 'Unlicense', 'LGPL-3.0-or-later']);
 
 const packages = await new Promise((resolve, reject) =>
   init({ start: root, production: true, excludePrivatePackages: true, customFormat: { licenseText: '', repository: '' } }, (err, result) =>
