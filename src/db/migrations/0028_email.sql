@@ -1,2 +1,2 @@
--- Placeholder reserved for a migration in progress; replaced by its real statements.
-SELECT 1;
+ALTER TABLE "users" ADD COLUMN "language" text;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_language_check" CHECK ("users"."language" in ('en','ru'));

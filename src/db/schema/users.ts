@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from './columns.js';
 
 // Users are global (one account across organizations); tenant data hangs off organization_members.
@@ -18,8 +18,13 @@ export const users = pgTable(
     birthDate: ts('birth_date'),
     activeOrganizationId: ref('active_organization_id'),
     isOperator: boolean('is_operator').notNull().default(false),
+    // The language of what the service writes to this user (email); null: not chosen, English.
+    language: text('language'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
+    check('users_language_check', sql`${t.language} in ('en','ru')`),
+  ],
 );

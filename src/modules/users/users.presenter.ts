@@ -19,6 +19,7 @@ export function presentUser(row: UserRow, avatarKey: string | null, messengerCon
     codeHostLink: row.codeHostLink,
     birthDate: iso(row.birthDate),
     activeOrganizationId: row.activeOrganizationId,
+    language: row.language as UserDto['language'],
     createdAt: iso(row.createdAt)!,
     updatedAt: iso(row.updatedAt)!,
   };

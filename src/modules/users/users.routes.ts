@@ -8,6 +8,7 @@ import {
   BirthDateBody,
   CodeHostLinkBody,
   JobTitleBody,
+  LanguageBody,
   MessengerLinkBody,
   NameBody,
   PasswordBody,
@@ -28,6 +29,7 @@ const PROPERTIES: Array<{ path: string; field: users.ProfileField; summary: stri
   { path: 'job-title', field: 'jobTitle', summary: 'Change job title (null clears)', body: JobTitleBody },
   { path: 'messenger-link', field: 'messengerLink', summary: 'Change messenger link (null clears)', body: MessengerLinkBody },
   { path: 'code-host-link', field: 'codeHostLink', summary: 'Change code-host link (null clears)', body: CodeHostLinkBody },
+  { path: 'language', field: 'language', summary: 'Change the language of email sent to you (en, ru; null: not chosen)', body: LanguageBody },
 ];
 
 export default async function userRoutes(app: App): Promise<void> {

@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable } from '../../platform/schemas.js';
 
+export const LANGUAGES = ['en', 'ru'] as const;
+export type LanguageCode = (typeof LANGUAGES)[number];
+const Language = Type.Unsafe<LanguageCode>({
+  type: 'string',
+  enum: [...LANGUAGES],
+  description: 'language of the email the service sends this user; null: not chosen (English)',
+});
+
 export const UserSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -14,6 +22,7 @@ export const UserSchema = Type.Object(
     codeHostLink: Nullable(Type.String()),
     birthDate: Nullable(DateTime()),
     activeOrganizationId: Nullable(Type.Integer()),
+    language: Nullable(Language),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
@@ -31,6 +40,7 @@ export const PhoneBody = Type.Object({
 export const JobTitleBody = Type.Object({ jobTitle: Nullable(Type.String({ maxLength: 500 })) });
 export const MessengerLinkBody = Type.Object({ messengerLink: Nullable(Url) });
 export const CodeHostLinkBody = Type.Object({ codeHostLink: Nullable(Url) });
+export const LanguageBody = Type.Object({ language: Nullable(Language) });
 export const PasswordBody = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
   newPassword: Type.String({ minLength: 8, maxLength: 200 }),

@@ -26,7 +26,7 @@ export async function loadUser(db: Queryable, userId: number): Promise<UserDto> 
   return presentUser(row.user, row.avatarKey, row.messengerConnected);
 }
 
-export type ProfileField = 'name' | 'birthDate' | 'phoneNumber' | 'jobTitle' | 'messengerLink' | 'codeHostLink';
+export type ProfileField = 'name' | 'birthDate' | 'phoneNumber' | 'jobTitle' | 'messengerLink' | 'codeHostLink' | 'language';
 
 /** Changes one profile property; the field is named by the route, never taken from the body's keys. */
 export async function updateProfile(ctx: Ctx, field: ProfileField, value: string | null): Promise<UserDto> {

@@ -6,7 +6,7 @@ import { commonCases } from '../../test/common-cases.js';
 const t = useTestApp();
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const USER_KEYS = [
-  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'id', 'jobTitle', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
+  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'id', 'jobTitle', 'language', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
 ];
 
 const login = async (user: TestUser, password = PASSWORD) => t.as(null).post('/auth/login', { email: user.email, password });
@@ -31,6 +31,7 @@ describe('GET /user', () => {
       codeHostLink: null,
       birthDate: null,
       activeOrganizationId: user.organizationId,
+      language: null,
     });
     expect(body.createdAt).toMatch(ISO_MS);
     expect(body.updatedAt).toMatch(ISO_MS);
@@ -47,6 +48,7 @@ const PROPERTIES = [
   { path: 'job-title', field: 'jobTitle', good: 'Rear admiral', nullable: true, bad: [42, 'x'.repeat(501)] },
   { path: 'messenger-link', field: 'messengerLink', good: 'https://messenger.example/ada', nullable: true, bad: ['not a url', 'ftp://files.example/x', 'javascript:alert(1)'] },
   { path: 'code-host-link', field: 'codeHostLink', good: 'https://code.example/ada', nullable: true, bad: ['code.example/ada', 'mailto:ada@example.test'] },
+  { path: 'language', field: 'language', good: 'ru', nullable: true, bad: ['de', 'RU', 'english', ''] },
 ] as const;
 
 describe.each(PROPERTIES)('PATCH /user/$path', ({ path, field, good, nullable, bad }) => {
@@ -129,6 +131,8 @@ describe('PATCH /user/clear-personal-data', () => {
       messengerLink: null,
       messengerConnected: false,
       codeHostLink: null,
+      // A preference, not personal data: the language stays.
+      language: 'ru',
     });
     expect((await t.as(user).get('/user')).json().phoneNumber).toBeNull();
   });
