@@ -74,9 +74,12 @@ async function update(db: Queryable, id: number, change: JobChange, what: JobEve
  */
 function progressOf(app: FastifyInstance, job: PortabilityJobRow, canWrite: boolean): Progress {
   let processed = 0;
-  let total = 0;
+  // An import's total is known at upload (the manifest's counts) and never told again: starting from
+  // 0 here wrote "n / 0" while it ran and "0 / 0" once it had succeeded (processed = total).
+  let total = job.total;
   let last = 0;
-  const flush = () => systemWrite(app, job.organizationId, (ctx) => update(ctx.db, job.id, { processed, total }));
+  // Never past the total: the archive's rows are counted again as they load, and a client must not see 160 / 151.
+  const flush = () => systemWrite(app, job.organizationId, (ctx) => update(ctx.db, job.id, { processed: Math.min(processed, total), total }));
   return {
     total: async (n) => {
       total = n;
