@@ -7,6 +7,7 @@ import authRoutes from './auth/auth.routes.js';
 import oidcRoutes from './auth/oidc/oidc.routes.js';
 import sessionRoutes from './auth/sessions/sessions.routes.js';
 import twoFactorRoutes from './auth/two-factor/two-factor.routes.js';
+import passkeyRoutes from './auth/passkeys/passkeys.routes.js';
 import userRoutes from './users/users.routes.js';
 import organizationRoutes from './organizations/organizations.routes.js';
 import filesRoutes from './files/files.routes.js';
@@ -39,4 +40,4 @@ import importRoutes from './imports/imports.routes.js';
 import portabilityRoutes from './portability/portability.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, oidcRoutes, sessionRoutes, twoFactorRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, oidcRoutes, sessionRoutes, twoFactorRoutes, passkeyRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes];

@@ -66,10 +66,11 @@ interface CredentialRow extends Record<string, unknown> {
   must_enrol: boolean | null;
 }
 
-// The organization requires two-factor sign-in, the user has not enrolled, and does not sign in
-// through single sign-on (whose provider owns the second factor).
+// The organization requires two-factor sign-in, the user has not enrolled (an authenticator app, or
+// a passkey), and does not sign in through single sign-on (whose provider owns the second factor).
 const mustEnrol = (organization: ReturnType<typeof sql>, user: ReturnType<typeof sql>) => sql`(${organization}.two_factor_required
   and not exists (select 1 from user_two_factor f where f.user_id = ${user} and f.enabled_at is not null)
+  and not exists (select 1 from passkeys p where p.user_id = ${user})
   and not exists (select 1 from oidc_identities i where i.user_id = ${user})) as must_enrol`;
 
 async function lookup(db: Db, credential: string, hash: string): Promise<CredentialRow | undefined> {

@@ -29,3 +29,4 @@ export * from './imports.js';
 export * from './portability.js';
 export * from './two-factor.js';
 export * from './oidc.js';
+export * from './passkeys.js';

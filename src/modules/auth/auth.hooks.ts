@@ -19,6 +19,8 @@ export interface SignInChallenge {
   twoFactorRequired: true;
   challenge: string;
   expiresAt: string;
+  /** What may answer it: a code of the authenticator app (or a recovery code), a passkey, or either. */
+  methods: Array<'totp' | 'passkey'>;
 }
 
 /**

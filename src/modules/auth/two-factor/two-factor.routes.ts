@@ -96,6 +96,22 @@ export default async function twoFactorRoutes(app: App): Promise<void> {
     },
   );
 
+  app.post(
+    '/user/two-factor/recovery-codes',
+    {
+      schema: {
+        tags,
+        summary: 'Issue 10 new recovery codes (every earlier one stops working): needs the password and a code (or a recovery code)',
+        body: S.RegenerateBody,
+        response: { 200: S.RegeneratedRecoveryCodesSchema },
+      },
+    },
+    async (request) => {
+      await read(app, request, (ctx) => twoFactor.checkPassword(ctx, request.body.password));
+      return write(app, request, (ctx) => twoFactor.regenerateRecoveryCodes(ctx, secrets, request.body.code));
+    },
+  );
+
   app.get(
     '/user/organization/two-factor-required',
     { schema: { tags, summary: 'Whether the organization requires two-factor sign-in of its members', response: { 200: S.RequirementSchema } } },

@@ -13,6 +13,10 @@ export const TwoFactorChallengeSchema = Type.Object(
     twoFactorRequired: Type.Literal(true),
     challenge: Type.String({ description: 'send it back with a code to POST /auth/login/two-factor; it signs in nothing by itself' }),
     expiresAt: DateTime('the challenge must be answered before this'),
+    methods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('passkey')]), {
+      minItems: 1,
+      description: 'what may answer it: totp (a code, POST /auth/login/two-factor), passkey (POST /auth/login/two-factor/passkey/options, then POST /auth/login/two-factor/passkey)',
+    }),
   },
   { $id: 'TwoFactorChallenge' },
 );
@@ -48,7 +52,14 @@ export const RecoveryCodesSchema = Type.Object(
   { $id: 'TwoFactorRecoveryCodes' },
 );
 
+export const RegeneratedRecoveryCodesSchema = Type.Object(
+  { recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10, description: 'shown only in this response; every earlier recovery code stops working' }) },
+  { $id: 'TwoFactorRegeneratedRecoveryCodes' },
+);
+
 export const DisableBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 200 }), code: AnyCode });
+
+export const RegenerateBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 200 }), code: AnyCode });
 
 export const RequirementSchema = Type.Object(
   { twoFactorRequired: Type.Boolean({ description: 'members signing in with a password must use two-factor sign-in; single sign-on users are exempt' }) },

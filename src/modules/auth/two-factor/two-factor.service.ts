@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.js';
-import { organizations, signInChallenges, twoFactorRecoveryCodes, userTwoFactor, users } from '../../../db/schema/index.js';
+import { organizations, passkeys, signInChallenges, twoFactorRecoveryCodes, userTwoFactor, users } from '../../../db/schema/index.js';
 import type { Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { newSecret, sha256, verifyPassword } from '../../../platform/crypto.js';
@@ -97,11 +97,28 @@ export async function confirmEnrolment(ctx: Ctx, secrets: SecretBox, code: strin
   if (row.enabledAt) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'two-factor sign-in is already on');
   if (!(await acceptTotp(ctx.db, secrets, row, code))) throw wrongCode();
   await ctx.db.update(userTwoFactor).set({ enabledAt: new Date() }).where(eq(userTwoFactor.userId, ctx.actor.userId));
-  const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, ctx.actor.userId));
-  await ctx.db.insert(twoFactorRecoveryCodes).values(recoveryCodes.map((c) => ({ userId: ctx.actor.userId, codeHash: recoveryCodeHash(c) })));
+  const recoveryCodes = await issueRecoveryCodes(ctx.db, ctx.actor.userId);
   const revokedSessions = await revokeSessionsOf(ctx.db, ctx.actor.userId, ctx.actor.sessionId);
   return { recoveryCodes, revokedSessions };
+}
+
+/** A new set of recovery codes replaces every earlier one, used or not. */
+async function issueRecoveryCodes(db: Queryable, userId: number): Promise<string[]> {
+  const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  await db.insert(twoFactorRecoveryCodes).values(recoveryCodes.map((c) => ({ userId, codeHash: recoveryCodeHash(c) })));
+  return recoveryCodes;
+}
+
+/**
+ * Ten new recovery codes; the old ones stop working. Like turning two-factor off, it takes the
+ * password (checked first) and a code: a session left open must not be able to mint a way in.
+ */
+export async function regenerateRecoveryCodes(ctx: Ctx, secrets: SecretBox, code: string) {
+  const row = await enrolmentOf(ctx.db, ctx.actor.userId, true);
+  if (!row?.enabledAt) throw new AppError('TWO_FACTOR_NOT_ENABLED', 'two-factor sign-in with an authenticator app is not on');
+  if (!(await acceptCode(ctx.db, secrets, ctx.actor.userId, code))) throw wrongCode();
+  return { recoveryCodes: await issueRecoveryCodes(ctx.db, ctx.actor.userId) };
 }
 
 /** Run before the write: a slow KDF must not hold a transaction (PGlite has one connection). */
@@ -126,15 +143,21 @@ async function removeTwoFactor(db: Queryable, userId: number): Promise<void> {
   await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
 }
 
-/** signInHooks.secondFactor: a challenge for a user whose second factor is on, else null. */
+/**
+ * signInHooks.secondFactor: a challenge for a user with a second factor, else null. A passkey is one:
+ * once a user has one, a password alone no longer signs them in (it would make the organization's
+ * requirement, which a passkey satisfies, an empty word).
+ */
 export async function challengeFor(db: Queryable, userId: number, client: { ip: string | null; userAgent: string | null }): Promise<SignInChallenge | null> {
   const row = await enrolmentOf(db, userId);
-  if (!row?.enabledAt) return null;
+  const [key] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
+  const methods: SignInChallenge['methods'] = [...(row?.enabledAt ? (['totp'] as const) : []), ...(key ? (['passkey'] as const) : [])];
+  if (methods.length === 0) return null;
   const challenge = newSecret(CHALLENGE_PREFIX);
   const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
   await db.delete(signInChallenges).where(and(eq(signInChallenges.userId, userId), sql`${signInChallenges.expiresAt} <= now()`));
   await db.insert(signInChallenges).values({ userId, tokenHash: sha256(challenge), ip: client.ip, userAgent: client.userAgent?.slice(0, 500) ?? null, expiresAt });
-  return { twoFactorRequired: true, challenge, expiresAt: iso(expiresAt)! };
+  return { twoFactorRequired: true, challenge, expiresAt: iso(expiresAt)!, methods };
 }
 
 const challengeExpired = () => new AppError('SIGN_IN_CHALLENGE_EXPIRED', 'the sign-in expired or was finished already: sign in with the password again');
@@ -163,7 +186,12 @@ export async function failChallenge(db: Queryable, challengeId: number): Promise
 /** Inside the sign-in's transaction: the code is spent and the challenge with it (single use). */
 export async function answerChallenge(tx: Queryable, secrets: SecretBox, challenge: { id: number; userId: number }, code: string): Promise<boolean> {
   if (!(await acceptCode(tx, secrets, challenge.userId, code))) return false;
-  const ended = await tx.delete(signInChallenges).where(eq(signInChallenges.id, challenge.id)).returning({ id: signInChallenges.id });
+  return endChallenge(tx, challenge.id);
+}
+
+/** Spends the challenge of a sign-in whose second factor was accepted; throws if another request spent it first. */
+export async function endChallenge(tx: Queryable, challengeId: number): Promise<true> {
+  const ended = await tx.delete(signInChallenges).where(eq(signInChallenges.id, challengeId)).returning({ id: signInChallenges.id });
   if (ended.length === 0) throw challengeExpired();
   return true;
 }
@@ -180,9 +208,13 @@ export async function setRequirement(ctx: Ctx, required: boolean) {
   return { twoFactorRequired: required };
 }
 
-/** `create-admin --reset-2fa`: the account signs in with its password alone again; its sessions end. */
+/**
+ * `create-admin --reset-2fa`: the account signs in with its password alone again (its passkeys, a
+ * second factor too, go as well: the one who lost the app may have lost the phone); its sessions end.
+ */
 export async function resetTwoFactor(db: Queryable, userId: number): Promise<{ hadTwoFactor: boolean; revokedSessions: number }> {
   const row = await enrolmentOf(db, userId, true);
   await removeTwoFactor(db, userId);
-  return { hadTwoFactor: Boolean(row?.enabledAt), revokedSessions: await revokeSessionsOf(db, userId, null) };
+  const keys = await db.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
+  return { hadTwoFactor: Boolean(row?.enabledAt) || keys.length > 0, revokedSessions: await revokeSessionsOf(db, userId, null) };
 }

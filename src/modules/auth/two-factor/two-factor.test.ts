@@ -67,7 +67,8 @@ describe('sign-in with a code', () => {
     const res = await t.as(null).post('/auth/login', { email: user.email, password: PASSWORD });
     expect(res.statusCode).toBe(202);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['challenge', 'expiresAt', 'twoFactorRequired']);
+    expect(Object.keys(body).sort()).toEqual(['challenge', 'expiresAt', 'methods', 'twoFactorRequired']);
+    expect(body.methods).toEqual(['totp']);
     expect(body.twoFactorRequired).toBe(true);
     expect(new Date(body.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     // The half-signed-in state can do nothing else.
