@@ -6,6 +6,7 @@ import { ApiError } from './api/client';
 import { App } from './shell/App';
 import { ToastProvider } from './common/toast';
 import './styles.css';
+import './shell/responsive.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

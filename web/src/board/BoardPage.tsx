@@ -6,7 +6,8 @@ import {
   DndContext,
   DragOverlay,
   KeyboardSensor,
-  PointerSensor,
+  MouseSensor,
+  TouchSensor,
   useSensor,
   useSensors,
   type Announcements,
@@ -24,6 +25,7 @@ import { ArchivePanel } from './ArchivePanel';
 import { Card } from './Card';
 import { Column } from './Column';
 import { Filters } from './Filters';
+import { MoveDialog, MoveToContext } from './MoveDialog';
 import { groupColumns, matches, NO_FILTER, placeOf, type BoardFilter } from './model';
 import { useBoardActions } from './useBoardActions';
 
@@ -44,6 +46,7 @@ export function BoardPage() {
   const { stages: stageActions, move, restore } = useBoardActions(projectId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
   const [dragged, setDragged] = useState<Task | null>(null);
+  const [moving, setMoving] = useState<Task | null>(null);
   const role = space.data?.role;
   const canEdit = canEditTasks(role);
   const canManage = canManageColumns(role);
@@ -57,7 +60,10 @@ export function BoardPage() {
   const taskById = useMemo(() => new Map((board.data?.tasks ?? []).map((t) => [t.id, t])), [board.data]);
 
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    // A mouse drags after 5 px (a click still opens the card); a finger after a long press, so a
+    // swipe still scrolls the board and the column.
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 250, tolerance: 8 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
@@ -115,6 +121,7 @@ export function BoardPage() {
           Archived tasks
         </Link>
       </header>
+      <MoveToContext.Provider value={canEdit ? setMoving : null}>
       <DndContext sensors={sensors} collisionDetection={closestCorners} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragged(null)} accessibility={{ announcements }}>
         <div className="board" data-testid="board">
           {stages.map((stage, i) => (
@@ -142,6 +149,17 @@ export function BoardPage() {
         </div>
         <DragOverlay>{dragged && <Card task={dragged} projectId={projectId} members={members} labels={labels} today={day} dragging />}</DragOverlay>
       </DndContext>
+      </MoveToContext.Provider>
+      {moving && (
+        <MoveDialog
+          task={moving}
+          projectId={projectId}
+          stages={stages}
+          columns={columns}
+          onMove={(stageId, index) => move.mutate({ task: taskById.get(moving.id) ?? moving, stageId, index })}
+          onClose={() => setMoving(null)}
+        />
+      )}
       {taskId !== null && (
         <TaskDrawer key={taskId} taskId={taskId} projectId={projectId} spaceId={project.spaceId} spaceRole={role} canEdit={canEdit} members={organization?.members ?? []} labels={labelList} onClose={closePanel} />
       )}

@@ -1,9 +1,10 @@
-import { memo, type CSSProperties, type HTMLAttributes, type Ref } from 'react';
+import { memo, useContext, type CSSProperties, type HTMLAttributes, type Ref } from 'react';
 import { Link } from 'react-router';
 import type { Label, Member, Task } from '../api/client';
 import { FileImage } from '../common/files';
 import { Avatar } from '../common/people';
 import { dueOf } from './model';
+import { MoveToContext } from './MoveDialog';
 
 export const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
 
@@ -26,6 +27,7 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
   const due = dueOf(task);
   const overdue = due !== null && due < today && task.status !== 1;
   const { items, itemsChecked } = task.checklist;
+  const moveTo = useContext(MoveToContext);
   return (
     <article className={`card ${dragging ? 'dragging' : ''} status-${task.status}`} aria-label={task.name} style={task.color ? { borderLeftColor: task.color } : undefined}>
       {task.cover && (
@@ -52,6 +54,11 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
         {handle && (
           <button type="button" className="handle" aria-label={`Move ${task.name}`} {...handle}>
             <span aria-hidden="true">⠿</span>
+          </button>
+        )}
+        {moveTo && !dragging && (
+          <button type="button" className="move-to" aria-label={`Move to…: ${task.name}`} title="Move to…" onClick={() => moveTo(task)}>
+            <span aria-hidden="true">⇄</span>
           </button>
         )}
       </div>

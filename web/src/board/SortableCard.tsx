@@ -13,7 +13,8 @@ interface Props extends CardProps {
 
 /**
  * A card in a virtualized column: placed at its measured offset, shifted by dnd-kit while a drag
- * passes over. Pointer drags start anywhere on the card (after 5 px, so a click still opens it);
+ * passes over. Mouse drags start anywhere on the card (after 5 px, so a click still opens it), touch
+ * drags after a long press (250 ms);
  * the keyboard drags by the handle (Space to lift, arrows to move, Space to drop, Escape to cancel).
  */
 export const SortableCard = memo(function SortableCard({ stageId, start, index, canEdit, measure, ...card }: Props) {
@@ -22,7 +23,7 @@ export const SortableCard = memo(function SortableCard({ stageId, start, index, 
     data: { stageId },
     disabled: !canEdit,
   });
-  const { onKeyDown, onPointerDown } = (listeners ?? {}) as Record<string, React.EventHandler<React.SyntheticEvent>>;
+  const { onKeyDown, onMouseDown, onTouchStart } = (listeners ?? {}) as Record<string, React.EventHandler<React.SyntheticEvent>>;
   return (
     <div
       ref={(node) => {
@@ -34,7 +35,8 @@ export const SortableCard = memo(function SortableCard({ stageId, start, index, 
       className="card-slot"
       // `top`, not a transform: dnd-kit measures droppables without their transforms.
       style={{ top: start, transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.35 : 1 }}
-      onPointerDown={canEdit ? onPointerDown : undefined}
+      onMouseDown={canEdit ? onMouseDown : undefined}
+      onTouchStart={canEdit ? onTouchStart : undefined}
     >
       <Card {...card} handle={canEdit ? { ...attributes, role: undefined, ref: setActivatorNodeRef, onKeyDown } : undefined} />
     </div>

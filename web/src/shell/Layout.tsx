@@ -1,5 +1,7 @@
-import { NavLink, Outlet } from 'react-router';
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Menu, Settings, LogOut, X } from 'lucide-react';
 import { api, call } from '../api/client';
 import { meQuery, organizationsQuery } from '../api/queries';
 import { errorText, useToast } from '../common/toast';
@@ -50,30 +52,56 @@ function LiveIndicator() {
   );
 }
 
-export function Layout() {
+/** The signed-in person's own controls: in the top bar on wide screens, in the menu drawer on narrow ones. */
+function Account({ className }: { className: string }) {
   const { data: me } = useQuery(meQuery);
   const { signOut } = useSession();
   return (
-    <div className="layout">
+    <div className={className}>
+      <OrganizationSwitcher />
+      <NavLink className="topbar-link" to="/settings">
+        <Settings aria-hidden="true" size={16} /> Settings
+      </NavLink>
+      {me && <span className="me">{me.name}</span>}
+      <button className="ghost sign-out" onClick={() => void signOut()}>
+        <LogOut aria-hidden="true" size={16} /> Sign out
+      </button>
+    </div>
+  );
+}
+
+export function Layout() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  // A link followed in the menu drawer closes it.
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenuOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+  return (
+    <div className={`layout ${menuOpen ? 'menu-open' : ''}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
+        <button type="button" className="ghost menu-button" aria-expanded={menuOpen} aria-controls="sidebar" aria-label={menuOpen ? 'Close menu' : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
+          {menuOpen ? <X aria-hidden="true" size={20} /> : <Menu aria-hidden="true" size={20} />}
+        </button>
         <a className="brand" href="/app/">
           Workboard
         </a>
-        <OrganizationSwitcher />
         <SearchBox />
         <span className="spacer" />
         <NotificationBell />
-        <NavLink className="topbar-link" to="/settings">
-          Settings
-        </NavLink>
         <LiveIndicator />
-        {me && <span className="me">{me.name}</span>}
-        <button className="ghost" onClick={() => void signOut()}>
-          Sign out
-        </button>
+        <Account className="account account-wide" />
       </header>
-      <Sidebar />
-      <main className="content" id="main">
+      {menuOpen && <div className="menu-backdrop" onClick={() => setMenuOpen(false)} />}
+      <Sidebar footer={<Account className="account account-narrow" />} />
+      <main className="content" id="main" tabIndex={-1}>
         <Outlet />
       </main>
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas, type Space } from '../api/client';
@@ -89,7 +89,7 @@ function SpaceEntry({ space, projects, groups }: { space: Space; projects: Proje
   );
 }
 
-export function Sidebar() {
+export function Sidebar({ footer }: { footer?: ReactNode }) {
   const { data: spaces = [] } = useQuery(spacesQuery);
   const { data: groups = [] } = useQuery(groupsQuery);
   const { data: projects = [] } = useQuery(projectsQuery);
@@ -99,7 +99,7 @@ export function Sidebar() {
   const entry = (space: Space) => <SpaceEntry key={space.id} space={space} projects={projectsOf(space)} groups={groups} />;
   const favourites = [...spaces.filter((s) => s.favorite).map((s) => ({ key: `s${s.id}`, name: s.name, to: null })), ...projects.filter((p) => p.favorite).map((p) => ({ key: `p${p.id}`, name: p.name, to: `/projects/${p.id}` }))];
   return (
-    <nav className="sidebar" aria-label="Spaces and projects">
+    <nav className="sidebar" id="sidebar" aria-label="Spaces and projects">
       <ReportsLink />
       {favourites.length > 0 && (
         <section>
@@ -123,6 +123,7 @@ export function Sidebar() {
         <InlineForm label="New space" placeholder="Space name" onSubmit={(name) => run(() => call(api.POST('/spaces', { body: { name } })), keys.spaces)} />
         <InlineForm label="New folder" placeholder="Folder name" onSubmit={(name) => run(() => call(api.POST('/space-groups', { body: { name } })), keys.groups)} />
       </section>
+      {footer}
     </nav>
   );
 }
