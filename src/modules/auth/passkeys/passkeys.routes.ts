@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../../platform/types.js';
+import type { Queryable } from '../../../db/client.js';
 import { read, write } from '../../../platform/context.js';
 import { IdParams } from '../../../platform/schemas.js';
 import type { AuthSettings, ClientInfo } from '../auth.service.js';
 import { signInAddressLimit } from '../auth.limits.js';
 import { LoginResult } from '../auth.schemas.js';
+import { assertPasswordSignIn } from '../oidc/oidc.policy.js';
 import { relyingPartyOf } from './passkeys.challenges.js';
 import * as S from './passkeys.schemas.js';
 import * as passkeys from './passkeys.service.js';
@@ -27,6 +29,7 @@ export default async function passkeyRoutes(app: App): Promise<void> {
   const rp = relyingPartyOf(config.publicUrl);
   const limited = signInAddressLimit(app);
   const db = () => app.database.db;
+  const providerGate = (tx: Queryable, email: string) => assertPasswordSignIn(tx, config, email);
 
   app.get('/user/passkeys', { config: enrolment, schema: { tags, summary: 'List own passkeys', response: { 200: Type.Array(S.PasskeySchema) } } }, (request) =>
     read(app, request, (ctx) => passkeys.listPasskeys(ctx)),
@@ -92,7 +95,7 @@ export default async function passkeyRoutes(app: App): Promise<void> {
       schema: { tags, summary: 'Sign in with a passkey alone: opens a session, no code asked (the passkey is the second factor)', security: [], body: S.PasskeySignInBody, response: { 201: LoginResult } },
     },
     async (request, reply) =>
-      reply.code(201).send(await signIn.signInWithPasskey(db(), rp, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply))),
+      reply.code(201).send(await signIn.signInWithPasskey(db(), rp, request.body, clientOf(request), settings, app.authGuard.signInAttempts(request.log, request.ip, reply), providerGate)),
   );
 
   app.post(

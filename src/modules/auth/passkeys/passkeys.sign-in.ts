@@ -68,9 +68,19 @@ async function acceptAssertion(tx: Queryable, rp: RelyingParty, row: typeof pass
 /**
  * A sign-in with a passkey alone. It opens a session like a password and code do (completeSignIn), and
  * never asks for a code: the passkey is the second factor. Failures count against the account (or,
- * for a credential nobody has, against the address) like wrong passwords.
+ * for a credential nobody has, against the address) like wrong passwords. `mayBypassProvider` is
+ * OIDC_ONLY's rule: with single sign-on the only way in, a passkey must not be a way round the
+ * provider (where people are switched off), except for operators, as with passwords.
  */
-export async function signInWithPasskey(db: Db, rp: RelyingParty, input: { challengeId: string; response: Assertion }, client: ClientInfo, settings: AuthSettings, attempts: SignInAttempts) {
+export async function signInWithPasskey(
+  db: Db,
+  rp: RelyingParty,
+  input: { challengeId: string; response: Assertion },
+  client: ClientInfo,
+  settings: AuthSettings,
+  attempts: SignInAttempts,
+  mayBypassProvider: (db: Queryable, email: string) => Promise<void>,
+) {
   const expectedChallenge = await takeChallenge(db, input.challengeId, 'sign-in', null);
   const found = await credentialOf(db, input.response.id);
   const account = found?.email ?? `passkey:${input.response.id}`;
@@ -80,7 +90,7 @@ export async function signInWithPasskey(db: Db, rp: RelyingParty, input: { chall
   const signedIn = owned
     ? await withTransaction(db, async ({ tx }) =>
         (await acceptAssertion(tx, rp, found.passkey, expectedChallenge, input.response, true))
-          ? completeSignIn(tx, { id: found.passkey.userId, activeOrganizationId: found.activeOrganizationId }, client, settings)
+          ? (await mayBypassProvider(tx, found.email), completeSignIn(tx, { id: found.passkey.userId, activeOrganizationId: found.activeOrganizationId }, client, settings))
           : null,
       )
     : null;
