@@ -19,6 +19,9 @@ import { boardQuery, labelsQuery, organizationQuery, spaceQuery } from '../api/q
 import type { Task } from '../api/client';
 import { byUserId } from '../common/people';
 import { InlineForm } from '../common/InlineForm';
+import { retryable } from '../common/errors';
+import { errorText } from '../common/toast';
+import { t } from '../i18n';
 import { canEditTasks, canManageColumns } from '../common/roles';
 import { TaskDrawer } from '../task/TaskDrawer';
 import { ArchivePanel } from './ArchivePanel';
@@ -108,7 +111,17 @@ export function BoardPage() {
 
   const closePanel = useCallback(() => navigate(`/projects/${projectId}`), [navigate, projectId]);
 
-  if (board.isError) return <p className="page-error" role="alert">{board.error.message}</p>;
+  if (board.isError)
+    return (
+      <div className="page-error" role="alert">
+        <p>{errorText(board.error)}</p>
+        {retryable(board.error) && (
+          <button type="button" onClick={() => void board.refetch()}>
+            {t('action.retry')}
+          </button>
+        )}
+      </div>
+    );
   if (!board.data) return <p className="loading">Loading board…</p>;
   const project = board.data.project;
   return (

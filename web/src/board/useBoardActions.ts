@@ -4,6 +4,7 @@ import { api, ApiError, call, type Stage, type Task } from '../api/client';
 import { keys } from '../api/queries';
 import { useAction } from '../common/action';
 import { errorText, useToast } from '../common/toast';
+import { t } from '../i18n';
 import { placeOf, placeTask, upsertTask, type BoardData } from './model';
 
 export interface StageActions {
@@ -83,7 +84,7 @@ export function useBoardActions(projectId: number) {
     },
     onError: (err, { task }) => {
       update((b) => upsertTask(b, task));
-      toast(`The card went back: ${errorText(err)}`, 'error');
+      toast(t('card.moveBack', { reason: errorText(err) }), 'error');
     },
     onSuccess: ({ tasks }) => update((b) => tasks.reduce(upsertTask, b)),
   });

@@ -1,10 +1,20 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { t } from '../i18n';
 import { FormButtons } from './FormButtons';
 
-/** A button that turns into a one-field form (new space, new column, new card…). */
+/**
+ * A button that turns into a one-field form (new space, new column, new card…). Enter adds, Escape
+ * cancels; an empty name says so beside the field; a refused add keeps the text for another try.
+ */
 export function InlineForm({ label, placeholder, onSubmit, className }: { label: string; placeholder: string; onSubmit: (value: string) => Promise<unknown>; className?: string }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [empty, setEmpty] = useState(false);
+  const errorId = useId();
+  const close = () => {
+    setOpen(false);
+    setEmpty(false);
+  };
   if (!open)
     return (
       <button type="button" className={`add ${className ?? ''}`} onClick={() => setOpen(true)}>
@@ -15,12 +25,16 @@ export function InlineForm({ label, placeholder, onSubmit, className }: { label:
     event.preventDefault();
     const input = event.currentTarget.elements.namedItem('value') as HTMLInputElement;
     const value = input.value.trim();
-    if (!value) return;
+    if (!value) {
+      setEmpty(true);
+      input.focus();
+      return;
+    }
     setBusy(true);
     try {
       await onSubmit(value);
       input.value = '';
-      setOpen(false);
+      close();
     } catch {
       // The caller showed why; the text stays for another try.
     } finally {
@@ -28,9 +42,24 @@ export function InlineForm({ label, placeholder, onSubmit, className }: { label:
     }
   }
   return (
-    <form className={`inline-form ${className ?? ''}`} onSubmit={submit}>
-      <input name="value" aria-label={label} placeholder={placeholder} autoFocus maxLength={500} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)} />
-      <FormButtons busy={busy} submit="Add" onCancel={() => setOpen(false)} className="inline-form-buttons" />
+    <form className={`inline-form ${className ?? ''}`} onSubmit={submit} noValidate>
+      <input
+        name="value"
+        aria-label={label}
+        placeholder={placeholder}
+        autoFocus
+        maxLength={500}
+        aria-invalid={empty || undefined}
+        aria-describedby={empty ? errorId : undefined}
+        onChange={(e) => empty && e.target.value.trim() && setEmpty(false)}
+        onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), close())}
+      />
+      {empty && (
+        <span className="field-error" id={errorId} role="alert">
+          {t('form.nameRequired')}
+        </span>
+      )}
+      <FormButtons busy={busy} submit={t('action.add')} onCancel={close} className="inline-form-buttons" />
     </form>
   );
 }

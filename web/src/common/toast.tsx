@@ -1,39 +1,67 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { t } from '../i18n';
+import { describeError } from './errors';
+
+interface Action {
+  label: string;
+  run: () => void;
+}
 
 interface Toast {
   id: number;
   text: string;
   kind: 'error' | 'info';
+  action?: Action;
 }
 
-const ToastContext = createContext<(text: string, kind?: Toast['kind']) => void>(() => {});
+type Show = (text: string, kind?: Toast['kind'], action?: Action) => void;
+const ToastContext = createContext<Show>(() => {});
 
-/** Messages that come and go (a refused move, a saved setting); errors are announced assertively. */
+/** Messages that come and go (a refused move, a saved setting); errors are announced assertively, a Retry beside those worth another try. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
-  const show = useCallback((text: string, kind: Toast['kind'] = 'info') => {
-    const id = Math.random();
-    setToasts((list) => [...list.slice(-3), { id, text, kind }]);
-    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), kind === 'error' ? 8000 : 4000);
-  }, []);
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((x) => x.id !== id)), []);
+  const show = useCallback<Show>(
+    (text, kind = 'info', action) => {
+      const id = Math.random();
+      setToasts((list) => [...list.slice(-3), { id, text, kind, action }]);
+      setTimeout(() => dismiss(id), action ? 15_000 : kind === 'error' ? 8000 : 4000);
+    },
+    [dismiss],
+  );
   return (
     <ToastContext.Provider value={show}>
       {children}
       <div className="toasts" role="alert" aria-live="assertive">
         {toasts
-          .filter((t) => t.kind === 'error')
-          .map((t) => (
-            <div key={t.id} className="toast toast-error" data-testid="toast-error">
-              {t.text}
+          .filter((x) => x.kind === 'error')
+          .map((x) => (
+            <div key={x.id} className="toast toast-error" data-testid="toast-error">
+              <span>{x.text}</span>
+              {x.action && (
+                <button
+                  type="button"
+                  className="toast-action"
+                  onClick={() => {
+                    dismiss(x.id);
+                    x.action!.run();
+                  }}
+                >
+                  {x.action.label}
+                </button>
+              )}
+              <button type="button" className="toast-close" aria-label={t('action.dismiss')} onClick={() => dismiss(x.id)}>
+                ×
+              </button>
             </div>
           ))}
       </div>
       <div className="toasts toasts-info" role="status" aria-live="polite">
         {toasts
-          .filter((t) => t.kind === 'info')
-          .map((t) => (
-            <div key={t.id} className="toast">
-              {t.text}
+          .filter((x) => x.kind === 'info')
+          .map((x) => (
+            <div key={x.id} className="toast">
+              {x.text}
             </div>
           ))}
       </div>
@@ -43,5 +71,5 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 export const useToast = () => useContext(ToastContext);
 
-/** The text to show for a failed request. */
-export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** The text to show for a failed request: words from the problem's code and detail (common/errors.ts). */
+export const errorText = describeError;

@@ -64,6 +64,14 @@ export class LiveStream {
     this.start();
   }
 
+  /** The network is back: reconnect now rather than at the end of the back-off; the stream resumes from its last event. */
+  reconnectNow(): void {
+    if (this.stopped || this.ws) return;
+    clearTimeout(this.timer);
+    this.retry = 0;
+    this.open();
+  }
+
   private setStatus(s: LiveStatus) {
     this.status = s;
     for (const fn of this.statusListeners) fn(s);

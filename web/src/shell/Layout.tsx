@@ -7,6 +7,7 @@ import { meQuery, organizationsQuery } from '../api/queries';
 import { errorText, useToast } from '../common/toast';
 import { NotificationBell } from '../notifications/Bell';
 import { SearchBox } from '../search/SearchBox';
+import { NetworkBanner } from './NetworkBanner';
 import { Sidebar } from './Sidebar';
 import { useLiveStatus, useSession } from './session';
 
@@ -99,6 +100,7 @@ export function Layout() {
         <LiveIndicator />
         <Account className="account account-wide" />
       </header>
+      <NetworkBanner />
       {menuOpen && <div className="menu-backdrop" onClick={() => setMenuOpen(false)} />}
       <Sidebar footer={<Account className="account account-narrow" />} />
       <main className="content" id="main" tabIndex={-1}>

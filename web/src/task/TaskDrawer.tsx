@@ -6,6 +6,7 @@ import { useBoardActions } from '../board/useBoardActions';
 import { CloseButton, Drawer } from '../common/Drawer';
 import { byUserId } from '../common/people';
 import { TitleInput } from '../common/TitleInput';
+import { errorText } from '../common/toast';
 import { Checklist } from './Checklist';
 import { Chat } from './Chat';
 import { Cover, coverWrites } from './Cover';
@@ -58,7 +59,7 @@ export function TaskDrawer({ taskId, projectId, spaceId, spaceRole, canEdit, mem
 
   return (
     <Drawer labelledBy="drawer-title" testId="task-drawer" onClose={onClose} header={header}>
-      {error && <p role="alert">{error.message}</p>}
+      {error && <p role="alert">{errorText(error)}</p>}
       {task && (
         <div className="drawer-body">
           <Fields task={task} canEdit={canEdit} members={members} labels={labels} write={write} />
