@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -31,6 +31,7 @@ import { Filters } from './Filters';
 import { MoveDialog, MoveToContext } from './MoveDialog';
 import { groupColumns, matches, NO_FILTER, placeOf, type BoardFilter } from './model';
 import { useBoardActions } from './useBoardActions';
+import { moveFocus, typing } from './keyboard';
 
 const idOf = (dndId: string | number) => Number(String(dndId).split('-')[1]);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -111,6 +112,29 @@ export function BoardPage() {
 
   const closePanel = useCallback(() => navigate(`/projects/${projectId}`), [navigate, projectId]);
 
+  // When the drawer closes, focus goes back to the card it showed (Escape, the close button, Archive).
+  const openedTask = useRef<number | null>(null);
+  useEffect(() => {
+    const previous = openedTask.current;
+    openedTask.current = taskId;
+    if (taskId !== null || previous === null) return;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`.card-slot[data-task-id="${previous}"] .card-link`)?.focus());
+  }, [taskId]);
+
+  // "n": a new card in the focused card's column, else the first column.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'n' || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || taskId !== null) return;
+      const column = (document.activeElement?.closest('section.column') ?? document.querySelector('section.column')) as HTMLElement | null;
+      const add = column?.querySelector<HTMLButtonElement>('button.add-card');
+      if (!add) return;
+      e.preventDefault();
+      add.click();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [taskId]);
+
   if (board.isError)
     return (
       <div className="page-error" role="alert">
@@ -136,7 +160,7 @@ export function BoardPage() {
       </header>
       <MoveToContext.Provider value={canEdit ? setMoving : null}>
       <DndContext sensors={sensors} collisionDetection={closestCorners} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragged(null)} accessibility={{ announcements }}>
-        <div className="board" data-testid="board">
+        <div className="board" data-testid="board" id="board" tabIndex={-1} onKeyDown={moveFocus}>
           {stages.map((stage, i) => (
             <Column
               key={stage.id}

@@ -8,7 +8,9 @@ import { errorText, useToast } from '../common/toast';
 import { NotificationBell } from '../notifications/Bell';
 import { SearchBox } from '../search/SearchBox';
 import { NetworkBanner } from './NetworkBanner';
+import { Shortcuts } from './Shortcuts';
 import { Sidebar } from './Sidebar';
+import { t } from '../i18n';
 import { useLiveStatus, useSession } from './session';
 
 function OrganizationSwitcher() {
@@ -84,9 +86,10 @@ export function Layout() {
   }, [menuOpen]);
   return (
     <div className={`layout ${menuOpen ? 'menu-open' : ''}`}>
-      <a className="skip-link" href="#main">
-        Skip to content
+      <a className="skip-link" href={pathname.startsWith('/projects/') ? '#board' : '#main'}>
+        {pathname.startsWith('/projects/') ? t('skip.toBoard') : t('skip.toContent')}
       </a>
+      <Shortcuts />
       <header className="topbar">
         <button type="button" className="ghost menu-button" aria-expanded={menuOpen} aria-controls="sidebar" aria-label={menuOpen ? 'Close menu' : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
           {menuOpen ? <X aria-hidden="true" size={20} /> : <Menu aria-hidden="true" size={20} />}
