@@ -4,6 +4,7 @@ import { errorText } from '../common/toast';
 import { useSession } from './session';
 import { SingleSignOnButton } from './SingleSignOn';
 import { TwoFactorPrompt } from './TwoFactorPrompt';
+import { PasskeySecondStep, PasskeySignInButton } from './PasskeySignIn';
 
 /**
  * Sign in or sign up. On an invite link's page (`inviteToken`), signing up joins the link's space and
@@ -16,6 +17,11 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
   const [busy, setBusy] = useState(false);
   // Set when the password was right and a two-factor code must follow.
   const [challenge, setChallenge] = useState<string | null>(null);
+  const [methods, setMethods] = useState<string[]>([]);
+  const passkeySignedIn = (session: string) => {
+    signIn(session);
+    onSignedIn?.('in');
+  };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -29,7 +35,10 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
         mode === 'up'
           ? await call(api.POST('/auth/register', { body: { email, password, name: String(form.get('name')), ...(inviteToken ? { inviteToken } : {}) } }))
           : await call(api.POST('/auth/login', { body: { email, password } }));
-      if ('challenge' in answer) return setChallenge(answer.challenge);
+      if ('challenge' in answer) {
+        setMethods(answer.methods);
+        return setChallenge(answer.challenge);
+      }
       signIn(answer.session);
       onSignedIn?.(mode);
     } catch (err) {
@@ -44,7 +53,10 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
       <div className="auth-card">
         <h1 className="brand">Workboard</h1>
         {intro}
-        {challenge && (
+        {challenge && methods.includes('passkey') && (
+          <PasskeySecondStep challenge={challenge} onSession={passkeySignedIn} onRestart={methods.includes('totp') ? undefined : () => setChallenge(null)} />
+        )}
+        {challenge && methods.includes('totp') && (
           <TwoFactorPrompt
             challenge={challenge}
             onSession={(session) => {
@@ -55,6 +67,7 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
           />
         )}
         {!challenge && !inviteToken && <SingleSignOnButton />}
+        {!challenge && !inviteToken && <PasskeySignInButton onSession={passkeySignedIn} />}
         {!challenge && (
           <>
             <div className="tabs" role="tablist" aria-label="Account">
