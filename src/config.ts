@@ -115,6 +115,8 @@ export interface Config {
   automationTickMs: number;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated; `*` any). */
   corsOrigins: string[];
+  /** Serve the MCP endpoint /mcp (MCP_ENABLED). */
+  mcpEnabled: boolean;
   /** Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY). */
   trustProxy: boolean | number | string[];
   /** Who may register: anyone, only with an invite link, or nobody (SIGNUP_MODE). */
@@ -236,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     automationPollMs: v.AUTOMATION_POLL_MS,
     automationTickMs: v.AUTOMATION_TICK_MS,
     corsOrigins: v.CORS_ORIGINS,
+    mcpEnabled: v.MCP_ENABLED,
     trustProxy: v.TRUST_PROXY,
     signupMode: v.SIGNUP_MODE,
     telegramBotToken: v.TELEGRAM_BOT_TOKEN,

@@ -47,6 +47,7 @@ export const SERVER_SETTINGS = {
     { secret: true, default: 'generated in `$DATA_DIR/secrets.key` (embedded database only)' },
   ),
   METRICS_TOKEN: text('bearer token `GET /metrics` asks for; unset, the metrics are open to anyone who reaches the port', null, { secret: true }),
+  MCP_ENABLED: bool('serve the Model Context Protocol endpoint `/mcp` (AI agents acting as their user; organization admins may still turn it off for theirs)', true),
   READ_CACHE: bool('keep hot reads and resolved credentials in memory, dropped by any change in their organization (other instances: when its NOTIFY arrives); `false` for strict read-your-writes across instances', true),
   READ_CACHE_MAX_MB: int('memory the read cache may hold', 64, 1),
 };

@@ -22,6 +22,10 @@ export interface Actor {
    * password, has not enrolled: only routes marked `twoFactorEnrolment` answer.
    */
   twoFactorEnrolmentRequired?: true;
+  /** A personal API token created with the `read` scope: it may read, never write. */
+  readOnly?: true;
+  /** The MCP client the user acts through (its initialize name): history says "via" it. */
+  via?: string;
 }
 
 declare module 'fastify' {
@@ -35,6 +39,8 @@ declare module 'fastify' {
     deferredCredential?: boolean;
     /** Open to a user who must enrol in two-factor sign-in before anything else (enrolment, sign-out). */
     twoFactorEnrolment?: boolean;
+    /** A read-only token may call this non-GET route: it checks each action itself (the MCP endpoint). */
+    readOnlyCredential?: boolean;
   }
 }
 
@@ -50,6 +56,8 @@ export function credentialOf(request: FastifyRequest): string | null {
   return null;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 // Sliding expiry and activity are written at most once a minute per credential, not on every request.
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -64,6 +72,7 @@ interface CredentialRow extends Record<string, unknown> {
   active: boolean | null;
   deleted_at: Date | string | null;
   must_enrol: boolean | null;
+  scope: string | null;
 }
 
 // The organization requires two-factor sign-in, the user has not enrolled (an authenticator app, or
@@ -76,7 +85,7 @@ const mustEnrol = (organization: ReturnType<typeof sql>, user: ReturnType<typeof
 async function lookup(db: Db, credential: string, hash: string): Promise<CredentialRow | undefined> {
   const rows = credential.startsWith(API_TOKEN_PREFIX)
     ? await queryRows<CredentialRow>(db, sql`
-        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at,
+        select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at, t.scope,
                ${mustEnrol(sql`o`, sql`t.user_id`)}
         from api_tokens t
         left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
@@ -84,7 +93,7 @@ async function lookup(db: Db, credential: string, hash: string): Promise<Credent
         where t.token_hash = ${hash} and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`, { prepare: 'credential' })
     : await queryRows<CredentialRow>(db, sql`
         select 'session' as kind, s.id, s.user_id, u.active_organization_id as organization_id, s.last_used_at, s.expires_at,
-               m.role, m.active, m.deleted_at, ${mustEnrol(sql`o`, sql`s.user_id`)}
+               m.role, m.active, m.deleted_at, null as scope, ${mustEnrol(sql`o`, sql`s.user_id`)}
         from sessions s
         join users u on u.id = s.user_id
         left join organization_members m on m.organization_id = u.active_organization_id and m.user_id = s.user_id
@@ -133,6 +142,7 @@ export async function resolveActor(db: Db, credential: string, sessionTtlDays: n
     tokenId: row.kind === 'token' ? Number(row.id) : null,
   };
   if (row.must_enrol) actor.twoFactorEnrolmentRequired = true;
+  if (row.scope === 'read') actor.readOnly = true;
   cache?.keepCredential(hash, begin, actor, row.expires_at ? new Date(row.expires_at).getTime() : null);
   return actor;
 }
@@ -183,6 +193,9 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlD
     }
     if (request.actor.twoFactorEnrolmentRequired && !request.routeOptions.config.twoFactorEnrolment) {
       throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 'this organization requires two-factor sign-in: enrol first (POST /user/two-factor/enrolment)');
+    }
+    if (request.actor.readOnly && !SAFE_METHODS.has(request.method) && !request.routeOptions.config.readOnlyCredential) {
+      throw new AppError('TOKEN_READ_ONLY', 'this API token has the read scope: it cannot change anything');
     }
   });
   // RFC 6750: a 401 names the scheme it wants, and says when the credential sent was the trouble.

@@ -150,3 +150,13 @@ export function read<T>(app: FastifyInstance, request: FastifyRequest, fn: (ctx:
     onRollback: () => {},
   });
 }
+
+/** `read` for a caller that is not an HTTP request (an MCP tool acting as its token's user). */
+export function readAs<T>(app: FastifyInstance, actor: Actor, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+  return fn({
+    actor,
+    db: app.database.db,
+    afterCommit: (f) => void Promise.resolve().then(f),
+    onRollback: () => {},
+  });
+}

@@ -11,6 +11,8 @@ export const organizations = pgTable('organizations', {
   aiEnabled: boolean('ai_enabled').notNull().default(false),
   // Members signing in with a password must have two-factor sign-in; until they enrol they can do nothing else.
   twoFactorRequired: boolean('two_factor_required').notNull().default(false),
+  // Admins may close the MCP endpoint (AI agents) for their organization.
+  mcpEnabled: boolean('mcp_enabled').notNull().default(true),
   availableUsersCount: integer('available_users_count').notNull(),
   licenseEndDate: ts('license_end_date').notNull(),
   trialEndDate: ts('trial_end_date').notNull(),

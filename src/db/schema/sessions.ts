@@ -1,4 +1,5 @@
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts } from './columns.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
@@ -32,6 +33,8 @@ export const apiTokens = pgTable(
     lastUsedAt: ts('last_used_at'),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
+    // 'read' tokens may only read: write routes and write tools refuse them.
+    scope: text('scope').notNull().default('read-write'),
   },
-  (t) => [uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+  (t) => [check('api_tokens_scope_check', sql`${t.scope} in ('read', 'read-write')`), uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
 );

@@ -97,6 +97,8 @@ export const taskHistory = pgTable(
     // The automation rule that made the change (user_id is then null); a plain number, as the
     // history outlives the rule.
     automationRuleId: ref('automation_rule_id'),
+    // The MCP client (its initialize name) the user acted through, when the change came from an agent.
+    clientName: text('client_name'),
   },
   (t) => [index('task_history_task_idx').on(t.taskId, t.id), index('task_history_user_idx').on(t.userId, t.updateDate)],
 );

@@ -17,6 +17,11 @@ export const LoginBody = Type.Object({ email: Email, password: Type.String({ min
 export const RegisterResult = Type.Object({ session: Type.String(), user: UserSchema, organization: OrganizationSchema });
 export const LoginResult = Type.Object({ session: Type.String(), user: UserSchema });
 
+const TokenScope = Type.Union([Type.Literal('read'), Type.Literal('read-write')], {
+  default: 'read-write',
+  description: '`read`: reads only (write routes answer 403 TOKEN_READ_ONLY, write tools a tool error); `read-write`: whatever the user may do',
+});
+
 export const ApiTokenSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -26,6 +31,7 @@ export const ApiTokenSchema = Type.Object(
     lastUsedAt: Nullable(DateTime()),
     expiresAt: Nullable(DateTime()),
     createdAt: DateTime(),
+    scope: TokenScope,
   },
   { $id: 'ApiToken' },
 );
@@ -36,4 +42,8 @@ export const CreatedApiTokenSchema = Type.Object(
   },
   { $id: 'CreatedApiToken' },
 );
-export const CreateApiTokenBody = Type.Object({ name: Name(), expiresAt: Type.Optional(Nullable(DateTime())) });
+export const CreateApiTokenBody = Type.Object({
+  name: Name(),
+  expiresAt: Type.Optional(Nullable(DateTime())),
+  scope: Type.Optional(TokenScope),
+});

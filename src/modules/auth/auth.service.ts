@@ -142,10 +142,11 @@ const presentToken = (t: TokenRow) => ({
   lastUsedAt: iso(t.lastUsedAt),
   expiresAt: iso(t.expiresAt),
   createdAt: iso(t.createdAt)!,
+  scope: t.scope === 'read' ? ('read' as const) : ('read-write' as const),
 });
 
 /** The token acts in the organization active at creation; its secret is returned once and stored hashed. */
-export async function createApiToken(ctx: Ctx, input: { name: string; expiresAt?: string | null }) {
+export async function createApiToken(ctx: Ctx, input: { name: string; expiresAt?: string | null; scope?: 'read' | 'read-write' }) {
   if (input.expiresAt && new Date(input.expiresAt).getTime() <= Date.now()) {
     throw new AppError('VALIDATION_FAILED', 'expiresAt must be in the future', [{ path: '/expiresAt', message: 'must be in the future' }]);
   }
@@ -159,6 +160,7 @@ export async function createApiToken(ctx: Ctx, input: { name: string; expiresAt?
       prefix: token.slice(0, 10),
       tokenHash: sha256(token),
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      scope: input.scope ?? 'read-write',
     })
     .returning();
   return { ...presentToken(row!), token };

@@ -5361,6 +5361,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/organization/mcp-enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether AI agents may reach the organization through the MCP endpoint */
+        get: operations["getUserOrganizationMcpEnabled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn AI agent access (MCP) on or off for the organization (admin); open sessions are refused from their next request */
+        patch: operations["patchUserOrganizationMcpEnabled"];
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth protected-resource metadata of the MCP endpoint (RFC 9728) */
+        get: operations["getWellKnownOauthProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP: open the session’s event stream (server-sent events)
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         */
+        get: operations["getMcp"];
+        put?: never;
+        /**
+         * MCP: send a JSON-RPC message (initialize starts a session)
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         */
+        post: operations["postMcp"];
+        /**
+         * MCP: end the session
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         */
+        delete: operations["deleteMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password-reset link by email; 202 whether or not the address has an account */
+        post: operations["postAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the emailed link’s token; signs out every session of the account */
+        post: operations["postAuthPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "task.created": {
@@ -7419,6 +7516,10 @@ export interface components {
              */
             updatedAt: string;
         };
+        McpSwitch: {
+            /** @description whether AI agents may reach the organization through /mcp (the service must have MCP_ENABLED too) */
+            mcpEnabled: boolean;
+        };
         Member: {
             /** @description membership id */
             id: number;
@@ -7936,6 +8037,16 @@ export interface components {
             deepLink: string | null;
             codeExpiresAt: string | null;
             creatorId: number | null;
+        };
+        ProtectedResourceMetadata: {
+            /** @description the MCP endpoint, the audience tokens must be for */
+            resource: string;
+            /** @description issuers of tokens for this resource */
+            authorization_servers: string[];
+            bearer_methods_supported: string[];
+            scopes_supported: string[];
+            resource_name: string;
+            resource_documentation: string;
         };
         PublicPage: {
             name: string;
@@ -8788,7 +8899,7 @@ export interface components {
              * @description stable UPPER_SNAKE_CASE error code (platform/errors.ts)
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "RESET_TOKEN_INVALID" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "EMAIL_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
             errors?: {
                 path: string;
                 message: string;
@@ -42361,6 +42472,711 @@ export interface operations {
             };
             /** @description not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserOrganizationMcpEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSwitch"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchUserOrganizationMcpEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mcpEnabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSwitch"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWellKnownOauthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the session, from the initialize answer */
+                "mcp-session-id"?: string;
+                /** @description the protocol version negotiated at initialize */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a JSON-RPC answer (application/json) or a stream of them (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description a notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the session, from the initialize answer */
+                "mcp-session-id"?: string;
+                /** @description the protocol version negotiated at initialize */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description a JSON-RPC 2.0 request, notification or response of the Model Context Protocol (or a batch) */
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                }) | {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
+        responses: {
+            /** @description a JSON-RPC answer (application/json) or a stream of them (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description a notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the session, from the initialize answer */
+                "mcp-session-id"?: string;
+                /** @description the protocol version negotiated at initialize */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a JSON-RPC answer (application/json) or a stream of them (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description a notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        error: {
+                            code: number;
+                            message: string;
+                        };
+                        id: null;
+                    };
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account’s email address */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the emailed link */
+                    token: string;
+                    /** @description the new password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description sessions of the account signed out */
+                        revokedSessions: number;
+                    };
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -64,7 +64,9 @@ export const presentHistory = (r: HistoryRow): HistoryDto => ({
 });
 
 // A rule acts as the system: no user, and the sentence names the rule.
-const stateBy = (actor: Actor, state: string): string => (actor.automation ? `${state} (automation rule "${actor.automation.ruleName}")` : state);
+// An agent acts as its user: the sentence says which client it came through.
+const stateBy = (actor: Actor, state: string): string =>
+  actor.automation ? `${state} (automation rule "${actor.automation.ruleName}")` : actor.via ? `${state} (via ${actor.via})` : state;
 const RETURNING = sql`returning id, update_date as "updateDate", task_id as "taskId", user_id as "userId", state, type,
           project_name as "projectName", commit_name as "commitName", commit_link as "commitLink", task_name as "taskName"`;
 
@@ -79,8 +81,8 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
   const rule = actor.automation;
   const rows = await queryRows<HistoryRow>(
     db,
-    sql`${alongside ? sql`with alongside as (${alongside}) ` : sql``}insert into task_history (organization_id, task_id, user_id, automation_rule_id, type, state, project_name, task_name)
-        select ${actor.organizationId}, e.task_id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, e.type, e.state, e.project_name, e.task_name
+    sql`${alongside ? sql`with alongside as (${alongside}) ` : sql``}insert into task_history (organization_id, task_id, user_id, automation_rule_id, client_name, type, state, project_name, task_name)
+        select ${actor.organizationId}, e.task_id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, ${actor.via ?? null}::text, e.type, e.state, e.project_name, e.task_name
         from jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ task_id: e.taskId, type: e.type, state: stateBy(actor, e.state), project_name: e.projectName, task_name: e.taskName })))}::jsonb)
           as e(task_id bigint, type smallint, state text, project_name text, task_name text)
         ${RETURNING}`,
@@ -97,8 +99,8 @@ export async function recordHistory(db: Queryable, actor: Actor, entries: Histor
  */
 export function historyInsertFor(actor: Actor, from: string, entry: Omit<HistoryEntry, 'taskId'>): SQL {
   const rule = actor.automation;
-  return sql`insert into task_history (organization_id, task_id, user_id, automation_rule_id, type, state, project_name, task_name)
-        select ${actor.organizationId}, f.id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, ${entry.type}::smallint,
+  return sql`insert into task_history (organization_id, task_id, user_id, automation_rule_id, client_name, type, state, project_name, task_name)
+        select ${actor.organizationId}, f.id, ${rule ? null : actor.userId}::bigint, ${rule?.ruleId ?? null}::bigint, ${actor.via ?? null}::text, ${entry.type}::smallint,
           ${stateBy(actor, entry.state)}, ${entry.projectName}, ${entry.taskName} from ${sql.raw(from)} f
         ${RETURNING}`;
 }
