@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { Task } from '../api/client';
 import type { DrillQuery } from './queries';
+import { X } from 'lucide-react';
 
 const STATUS = ['in work', 'done', 'rejected', 'needs attention'];
 
@@ -26,7 +27,7 @@ export function DrillDown({ drill, onClose }: { drill: Drill; onClose: () => voi
           {drill.title}
         </h2>
         <button type="button" className="ghost" onClick={onClose} aria-label="Close the task list">
-          ✕
+          <X aria-hidden="true" size={16} />
         </button>
       </div>
       {error && <p role="alert">{error.message}</p>}

@@ -5,6 +5,7 @@ import { FileImage } from '../common/files';
 import { Avatar } from '../common/people';
 import { dueOf } from './model';
 import { MoveToContext } from './MoveDialog';
+import { ArrowRightLeft, CalendarDays, GripVertical, MessageSquare, SquareCheck, Timer } from 'lucide-react';
 
 export const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
 
@@ -53,12 +54,12 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
         </Link>
         {handle && (
           <button type="button" className="handle" aria-label={`Move ${task.name}`} {...handle}>
-            <span aria-hidden="true">⠿</span>
+            <GripVertical aria-hidden="true" size={14} />
           </button>
         )}
         {moveTo && !dragging && (
           <button type="button" className="move-to" aria-label={`Move to…: ${task.name}`} title="Move to…" onClick={() => moveTo(task)}>
-            <span aria-hidden="true">⇄</span>
+            <ArrowRightLeft aria-hidden="true" size={14} />
           </button>
         )}
       </div>
@@ -66,24 +67,24 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
         {STATUS[task.status] && <span className={`badge status`}>{STATUS[task.status]}</span>}
         {due && (
           <span className={`badge ${overdue ? 'overdue' : ''}`} title="Due date">
-            <span aria-hidden="true">📅</span> <time dateTime={due}>{due.slice(5)}</time>
+            <CalendarDays aria-hidden="true" size={14} /> <time dateTime={due}>{due.slice(5)}</time>
             {overdue && <span className="sr-only"> (overdue)</span>}
           </span>
         )}
         {items > 0 && (
           <span className={`badge ${items === itemsChecked ? 'complete' : ''}`} title="Checklist">
-            <span aria-hidden="true">☑</span> {itemsChecked}/{items}
+            <SquareCheck aria-hidden="true" size={14} /> {itemsChecked}/{items}
           </span>
         )}
         {task.hasMessages && (
           <span className="badge" title="Has chat messages">
-            <span aria-hidden="true">💬</span>
+            <MessageSquare aria-hidden="true" size={14} />
             <span className="sr-only">Chat</span>
           </span>
         )}
         {(task.factTime > 0 || task.planTime > 0) && (
           <span className="badge" title="Time spent / planned">
-            <span aria-hidden="true">⏱</span> {hours(task.factTime)}
+            <Timer aria-hidden="true" size={14} /> {hours(task.factTime)}
             {task.planTime > 0 ? ` / ${hours(task.planTime)}` : ''}
           </span>
         )}

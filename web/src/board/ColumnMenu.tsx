@@ -4,6 +4,7 @@ import { noop } from '../common/action';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { InlineForm } from '../common/InlineForm';
 import type { StageActions } from './useBoardActions';
+import { ArrowLeft, ArrowRight, Ellipsis } from 'lucide-react';
 
 const COLOURS = ['', '#64748b', '#2563eb', '#7c3aed', '#db2777', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488'];
 
@@ -44,7 +45,9 @@ function DeleteColumn({ stage, columns, total, actions }: Omit<Props, 'position'
 export function ColumnMenu({ stage, position, columns, total, actions }: Props) {
   return (
     <details className="column-menu">
-      <summary aria-label={`Column ${stage.name} settings`}>⋯</summary>
+      <summary aria-label={`Column ${stage.name} settings`}>
+        <Ellipsis aria-hidden="true" size={16} />
+      </summary>
       <div className="menu-panel">
         <InlineForm label="Rename" placeholder={stage.name} onSubmit={(name) => actions.rename(stage, name)} />
         <label>
@@ -74,10 +77,10 @@ export function ColumnMenu({ stage, position, columns, total, actions }: Props) 
         </fieldset>
         <div className="row">
           <button type="button" disabled={position === 0} onClick={() => void actions.move(stage, position - 1).catch(noop)}>
-            ← Move left
+            <ArrowLeft aria-hidden="true" size={14} /> Move left
           </button>
           <button type="button" disabled={position === columns.length - 1} onClick={() => void actions.move(stage, position + 1).catch(noop)}>
-            Move right →
+            Move right <ArrowRight aria-hidden="true" size={14} />
           </button>
         </div>
         <DeleteColumn stage={stage} columns={columns} total={total} actions={actions} />

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { X } from 'lucide-react';
 
 interface Props {
   /** The id of the element that names the dialog (its heading or title field). */
@@ -37,7 +38,7 @@ export function Drawer({ labelledBy, testId, onClose, header, children }: Props)
 export function CloseButton({ label, onClose }: { label: string; onClose: () => void }) {
   return (
     <button type="button" className="ghost close" onClick={onClose} aria-label={label}>
-      ✕
+      <X aria-hidden="true" size={18} />
     </button>
   );
 }

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import { t } from '../i18n';
 import { describeError } from './errors';
+import { X } from 'lucide-react';
 
 interface Action {
   label: string;
@@ -51,7 +52,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 </button>
               )}
               <button type="button" className="toast-close" aria-label={t('action.dismiss')} onClick={() => dismiss(x.id)}>
-                ×
+                <X aria-hidden="true" size={16} />
               </button>
             </div>
           ))}

@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { InlineForm } from '../common/InlineForm';
 import { noop, useAction } from '../common/action';
 import { docsKeys, type DocGroup, type PageNode } from './queries';
+import { ChevronDown, ChevronRight } from 'lucide-react';
 
 interface Props {
   spaceId: number;
@@ -22,7 +23,7 @@ function Node({ node, spaceId, openPath }: { node: PageNode; spaceId: number; op
       <div className="doc-node">
         {node.children.length > 0 ? (
           <button type="button" className="ghost small" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${node.name}`} onClick={toggle}>
-            <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+            {open ? <ChevronDown aria-hidden="true" size={14} /> : <ChevronRight aria-hidden="true" size={14} />}
           </button>
         ) : (
           <span className="doc-node-leaf" aria-hidden="true" />

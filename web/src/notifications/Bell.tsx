@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Bell as BellIcon } from 'lucide-react';
 import { useSession } from '../shell/session';
 import { badgeText, notificationKeys, unreadCountQuery } from './model';
 import { NotificationPanel } from './NotificationPanel';
@@ -44,9 +45,7 @@ export function NotificationBell() {
         aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
         onClick={() => setOpen(!open)}
       >
-        <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="currentColor">
-          <path d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z" />
-        </svg>
+        <BellIcon aria-hidden="true" size={18} />
         {count > 0 && (
           <span className="bell-count" data-testid="unread-count" aria-hidden="true">
             {badgeText(count)}

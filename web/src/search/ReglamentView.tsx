@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { renderMarkdown } from '../common/markdown';
+import { ArrowLeft } from 'lucide-react';
 
 /** A reglament opened from the search results, read-only (its content is HTML or Markdown, sanitized). */
 export function ReglamentView() {
@@ -13,7 +14,7 @@ export function ReglamentView() {
   return (
     <article className="page reglament-view">
       <button type="button" className="ghost" onClick={() => navigate(-1)}>
-        ← Back
+        <ArrowLeft aria-hidden="true" size={14} /> Back
       </button>
       {error && <p className="form-error" role="alert">{error.message}</p>}
       {data && (

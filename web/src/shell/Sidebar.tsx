@@ -6,13 +6,14 @@ import { groupsQuery, keys, projectsQuery, spacesQuery } from '../api/queries';
 import { InlineForm } from '../common/InlineForm';
 import { noop, useAction } from '../common/action';
 import { ReportsLink, SpaceLinks } from './SpaceLinks';
+import { ChevronDown, ChevronRight, Star as StarIcon } from 'lucide-react';
 
 type ProjectItem = Schemas['Project'];
 
 function Star({ on, label, onToggle }: { on: boolean; label: string; onToggle: () => void }) {
   return (
     <button type="button" className={`star ${on ? 'on' : ''}`} aria-pressed={on} aria-label={`Favourite ${label}`} onClick={onToggle}>
-      {on ? '★' : '☆'}
+      <StarIcon aria-hidden="true" size={14} fill={on ? 'currentColor' : 'none'} />
     </button>
   );
 }
@@ -35,7 +36,7 @@ function SpaceEntry({ space, projects, groups }: { space: Space; projects: Proje
     <li className="space">
       <div className="space-row">
         <button type="button" className="disclosure" aria-expanded={open} onClick={() => setOpen(!open)}>
-          <span aria-hidden="true">{open ? '▾' : '▸'}</span> {space.name}
+          {open ? <ChevronDown aria-hidden="true" size={14} /> : <ChevronRight aria-hidden="true" size={14} />} {space.name}
         </button>
         <Star
           on={space.favorite}
@@ -106,7 +107,7 @@ export function Sidebar({ footer }: { footer?: ReactNode }) {
           <h2>Favourites</h2>
           <ul className="favourites">
             {favourites.map((f) => (
-              <li key={f.key}>{f.to ? <NavLink to={f.to}>★ {f.name}</NavLink> : <span>★ {f.name}</span>}</li>
+              <li key={f.key}>{f.to ? <NavLink to={f.to}><StarIcon aria-hidden="true" size={12} fill="currentColor" /> {f.name}</NavLink> : <span><StarIcon aria-hidden="true" size={12} fill="currentColor" /> {f.name}</span>}</li>
             ))}
           </ul>
         </section>

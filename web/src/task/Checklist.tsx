@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { keys } from '../api/queries';
 import { InlineForm } from '../common/InlineForm';
 import type { Write } from './TaskDrawer';
+import { X } from 'lucide-react';
 
 export function Checklist({ taskId, canEdit, write }: { taskId: number; canEdit: boolean; write: Write }) {
   const { data: items = [] } = useQuery({ queryKey: keys.taskPart(taskId, 'subtasks'), queryFn: () => call(api.GET('/tasks/{taskId}/subtasks', { params: { path: { taskId } } })) });
@@ -33,7 +34,7 @@ export function Checklist({ taskId, canEdit, write }: { taskId: number; canEdit:
             </label>
             {canEdit && (
               <button type="button" className="ghost small" aria-label={`Delete ${item.name}`} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/subtasks/{subtaskId}', path(item.id))), 'subtasks')}>
-                ×
+                <X aria-hidden="true" size={14} />
               </button>
             )}
           </li>

@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { Avatar } from '../common/people';
 import { Labels } from './Labels';
 import type { Write } from './TaskDrawer';
+import { X } from 'lucide-react';
 
 const STATUSES = [
   [0, 'In work'],
@@ -39,7 +40,7 @@ function People({ title, ids, members, canEdit, onAdd, onRemove }: { title: stri
             <Avatar member={byId.get(id) ?? { userId: id, name: `User ${id}` }} size={20} /> {byId.get(id)?.name ?? `User ${id}`}
             {canEdit && (
               <button type="button" className="chip-remove" aria-label={`Remove ${byId.get(id)?.name ?? id} from ${title.toLowerCase()}`} onClick={() => onRemove(id)}>
-                ×
+                <X aria-hidden="true" size={14} />
               </button>
             )}
           </li>

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { canDeleteLabels, canManageLabels } from '../common/roles';
 import type { Write } from './TaskDrawer';
 import { FormButtons } from '../common/FormButtons';
+import { X } from 'lucide-react';
 
 const PALETTE = ['#7c3aed', '#0e7490', '#b91c1c', '#15803d', '#c2410c', '#1d4ed8', '#be185d', '#4d7c0f'];
 
@@ -86,7 +87,7 @@ export function Labels({ task, canEdit, labels, write }: { task: Task; canEdit: 
               {label?.name ?? id}
               {canEdit && (
                 <button type="button" className="chip-remove" aria-label={`Remove label ${label?.name ?? id}`} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/labels/{labelId}', { params: { path: { taskId: task.id, labelId: id } } })))}>
-                  ×
+                  <X aria-hidden="true" size={14} />
                 </button>
               )}
             </li>

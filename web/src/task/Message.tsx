@@ -8,6 +8,7 @@ import { Avatar } from '../common/people';
 import { MentionInput } from './MentionInput';
 import { splitMentions, toDisplay, toWire, type Person, type Picked } from './mentions';
 import { FormButtons } from '../common/FormButtons';
+import { Paperclip } from 'lucide-react';
 
 export type Message = Schemas['Message'];
 const QUICK = ['👍', '🎉', '❤️', '👀'];
@@ -104,11 +105,11 @@ export function ChatMessage({ message: m, taskId, members, people, meId, canReac
               <li key={a.id}>
                 {a.source === 'upload' ? (
                   <DownloadLink href={a.link} name={a.name}>
-                    📎 {a.name}
+                    <Paperclip aria-hidden="true" size={14} /> {a.name}
                   </DownloadLink>
                 ) : (
                   <a href={a.link} target="_blank" rel="noreferrer">
-                    📎 {a.name}
+                    <Paperclip aria-hidden="true" size={14} /> {a.name}
                   </a>
                 )}{' '}
                 <span className="muted">({Math.ceil(a.size / 1024)} KB)</span>

@@ -3,6 +3,7 @@ import { api, call, type Task } from '../api/client';
 import { keys } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import type { Write } from './TaskDrawer';
+import { Play, Square } from 'lucide-react';
 
 export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boolean; write: Write }) {
   const taskId = task.id;
@@ -27,11 +28,11 @@ export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boo
         <div className="row">
           {running ? (
             <button type="button" className="primary" onClick={() => void write(() => call(api.PATCH('/timers/{timerId}/stop', { params: { path: { timerId: running.id } }, body: {} })), 'time').then(() => run(async () => {}, keys.timers))}>
-              ■ Stop timer (since {new Date(running.startedAt).toLocaleTimeString()})
+              <Square aria-hidden="true" size={14} /> Stop timer (since {new Date(running.startedAt).toLocaleTimeString()})
             </button>
           ) : (
             <button type="button" onClick={() => void run(() => call(api.POST('/timers', { body: { taskId } })), keys.timers).catch(noop)}>
-              ▶ Start timer
+              <Play aria-hidden="true" size={14} /> Start timer
             </button>
           )}
           <label className="inline">
