@@ -29,6 +29,9 @@ const MAY_BE_PUBLIC = [
   /^POST \/auth\/(register|login)$/,
   // The second step of a password sign-in: the challenge it carries stands in for the password just given.
   /^POST \/auth\/login\/two-factor$/,
+  // Passkeys (issue 41) are a way to log in too: a sign-in with one alone, or as a password sign-in's second step.
+  /^POST \/auth\/passkey(\/options)?$/,
+  /^POST \/auth\/login\/two-factor\/passkey(\/options)?$/,
   // Single sign-on (issue 41) is the other way to log in: its status, start and callback come before any credential.
   /^GET \/auth\/oidc(\/authorization-url)?$/,
   /^POST \/auth\/oidc\/callback$/,
