@@ -41,7 +41,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    NODE_OPTIONS="--enable-source-maps --max-semi-space-size=64"
+    NODE_OPTIONS="--enable-source-maps"
 
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:versus -- --base <checkout> [--head-env K=V,…] [--db postgres|pglite] [--only W1,W1x1] [--rounds 6] [--slice 3] [--warmup 2]`
+ * `npm run bench:versus -- --base <checkout> [--head-env K=V,…] [--base-env K=V,…] [--db postgres|pglite] [--only W1,W1x1] [--rounds 6] [--slice 3] [--warmup 2]`
  *
  * This checkout's service against another checkout's (`--base`, with its dependencies installed or
  * linked), on one machine at the same time: both are started and seeded alike, then each workload
@@ -7,7 +7,8 @@
  * slices are summed. On a VM whose speed drifts by half within minutes (the neighbours' load), runs
  * minutes apart compare the drift; slices seconds apart compare the builds. Only one service is
  * loaded at a time. `--base .` with `--head-env` compares settings of one build (DATABASE_POOL_SIZE=4,
- * say). Prints one markdown row per workload and writes bench/results/versus-<time>.json.
+ * say); `--base-env` sets the base's (YOUNG_GENERATION_MB=128 runs it as `npm start` ran before
+ * the young generation became opt-in). Prints one markdown row per workload and writes bench/results/versus-<time>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
   options: {
     base: { type: 'string' },
     'head-env': { type: 'string', default: '' },
+    'base-env': { type: 'string', default: '' },
     db: { type: 'string', default: 'postgres' },
     only: { type: 'string', default: 'W0,W1,W1x1,W1e,W1ex1,W4,W4x1' },
     rounds: { type: 'string', default: '6' },
@@ -93,15 +95,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const rate = (s: Sum) => s.requests / Math.max(s.seconds, 1e-9);
 const cpu = (s: Sum) => `${(s.serviceCpuMs / Math.max(s.requests, 1)).toFixed(2)} + ${(s.databaseCpuMs / Math.max(s.requests, 1)).toFixed(2)}`;
 
-const base = await startSide('base', path.resolve(values.base), 'workboard_bench_base');
-const headEnv = Object.fromEntries(
-  values['head-env']!.split(',').filter(Boolean).map((kv) => {
-    const at = kv.indexOf('=');
-    if (at < 1) throw new Error(`--head-env takes K=V pairs, not "${kv}"`);
-    return [kv.slice(0, at), kv.slice(at + 1)];
-  }),
-);
-const head = await startSide('head', process.cwd(), 'workboard_bench', headEnv);
+const pairs = (option: 'head-env' | 'base-env') =>
+  Object.fromEntries(
+    values[option]!.split(',').filter(Boolean).map((kv) => {
+      const at = kv.indexOf('=');
+      if (at < 1) throw new Error(`--${option} takes K=V pairs, not "${kv}"`);
+      return [kv.slice(0, at), kv.slice(at + 1)];
+    }),
+  );
+const base = await startSide('base', path.resolve(values.base), 'workboard_bench_base', pairs('base-env'));
+const head = await startSide('head', process.cwd(), 'workboard_bench', pairs('head-env'));
 const rows: Array<{ name: Name; base: Sum; head: Sum }> = [];
 try {
   for (const name of names) {

@@ -147,19 +147,24 @@ export async function build({ onlyIfStale = false, log = (line) => console.error
     const sources = fingerprint();
     log('building the service (esbuild src/ → dist/)…');
     for (const entry of readdirSync(dist)) if (entry !== path.basename(lockFile)) rmSync(path.join(dist, entry), { recursive: true, force: true });
-    await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: sourceFiles(),
-      outdir: dist,
-      outbase: 'src',
-      format: 'esm',
-      platform: 'node',
-      target: 'node20.19',
-      // Stack traces name src/*.ts lines; the sources themselves stay out of the maps (memory).
-      sourcemap: 'linked',
-      sourcesContent: false,
-      logLevel: 'warning',
-    });
+    try {
+      await esbuild.build({
+        absWorkingDir: root,
+        entryPoints: sourceFiles(),
+        outdir: dist,
+        outbase: 'src',
+        format: 'esm',
+        platform: 'node',
+        target: 'node20.19',
+        // Stack traces name src/*.ts lines; the sources themselves stay out of the maps (memory).
+        sourcemap: 'linked',
+        sourcesContent: false,
+        logLevel: 'warning',
+      });
+    } finally {
+      // esbuild's service process (130 MB resident) would otherwise live as long as the server it built.
+      await esbuild.stop();
+    }
     cpSync(migrations[0], migrations[1], { recursive: true });
     writeFileSync(stampFile, `${sources}\n`);
     log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

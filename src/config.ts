@@ -29,6 +29,8 @@ export interface Config {
   /** PostgreSQL connection string; when set the service uses a pool instead of PGlite. */
   databaseUrl: string | null;
   databasePoolSize: number;
+  /** PGlite's WebAssembly compiled by V8's optimizing tier too (DATABASE_EMBEDDED_OPTIMIZING_COMPILER); otherwise Liftoff's code only. */
+  embeddedOptimizingCompiler: boolean;
   /**
    * A session-holding connection for LISTEN/NOTIFY and advisory locks (DATABASE_DIRECT_URL), when
    * DATABASE_URL goes through a pooler in transaction mode (PgBouncer); unset, DATABASE_URL itself.
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
     databasePoolSize: v.DATABASE_POOL_SIZE,
+    embeddedOptimizingCompiler: v.DATABASE_EMBEDDED_OPTIMIZING_COMPILER,
     databaseDirectUrl: v.DATABASE_DIRECT_URL,
     databasePreparedStatements: v.DATABASE_PREPARED_STATEMENTS,
     databaseConnectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { cacheFileSizes } from './pglite-file-sizes.js';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -67,6 +68,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true });
     const release = inMemory ? () => {} : lockDataDir(dataDir);
+    if (!config.embeddedOptimizingCompiler) baselineWasmOnly();
     const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir, parsers: AS_TEXT, startParams: [...PGlite.defaultStartParams, ...EMBEDDED_MEMORY] }).catch((err: unknown) => {
       release();
       throw err;
@@ -118,6 +120,19 @@ export { sql };
  * board's sorts and the analytics reports' hashes need it.
  */
 const EMBEDDED_MEMORY = ['shared_buffers=32MB', 'wal_buffers=1MB', 'maintenance_work_mem=16MB', 'temp_buffers=2MB', 'work_mem=4MB'].flatMap((s) => ['-c', s]);
+
+/**
+ * PGlite's WebAssembly (9 MB, the whole of PostgreSQL) compiled by V8's baseline compiler alone
+ * (Liftoff), without the optimizing tier that recompiles its hot functions in the background (issue
+ * 42). Measured on a bare open: 60 MB less resident memory (the optimized code and the compiler's
+ * freed-but-kept heap), and a fresh data directory's initdb and migrations in about half the CPU;
+ * the cost is slower warm queries (docs/performance.md). A V8 flag, so for the whole process, and
+ * read when a module is compiled: set before PGlite compiles its own. No other WebAssembly here is
+ * hot (undici's HTTP parser).
+ */
+function baselineWasmOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
 
 /**
  * PGlite runs each statement synchronously on this thread, so queued transactions ran back to back

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AppError } from './errors.js';
+import { compiledOnFirstUse } from './compiled-schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -41,8 +42,9 @@ let validators: { bodyAjv: Ajv; stringAjv: Ajv } | undefined;
  */
 export function registerValidation(app: FastifyInstance): void {
   const { bodyAjv, stringAjv } = (validators ??= { bodyAjv: makeAjv(false), stringAjv: makeAjv('array') });
+  // Compiled at first use (compiled-schemas.ts): most routes' schemas are rarely validated.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(closeRoot(schema as JsonSchema)) : stringAjv.compile(schema as FastifySchema & object),
+    compiledOnFirstUse(() => (httpPart === 'body' ? bodyAjv.compile(closeRoot(schema as JsonSchema)) : stringAjv.compile(schema as FastifySchema & object))),
   );
   // Before the schema, so it covers every string the request carries, properties the schema would
   // strip included: PostgreSQL answers a stored NUL with an encoding error, not a 400.
