@@ -5,6 +5,7 @@ import { api, call } from '../api/client';
 import { useAction } from '../common/action';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ago, when } from '../common/time';
+import { t } from '../i18n';
 import { sessionsKey } from './SessionsSection';
 import { twoFactorQuery } from './TwoFactorSection';
 import { Table } from './Table';
@@ -44,30 +45,28 @@ export function PasskeysSection() {
 
   return (
     <section aria-labelledby="passkeys-title">
-      <h2 id="passkeys-title">Passkeys</h2>
-      <p className="muted">
-        A passkey signs you in without a password, with your fingerprint, face or device PIN, and counts as two-factor sign-in. Once you have one, signing in with the password asks for it (or a code) too.
-      </p>
+      <h2 id="passkeys-title">{t('passkeys.title')}</h2>
+      <p className="muted">{t('passkeys.intro')}</p>
       {error && (
         <p className="form-error" role="alert">
           {error.message}
         </p>
       )}
       {passkeys && passkeys.length > 0 && (
-        <Table columns={['Name', 'Added', 'Last used', '']} testId="passkeys">
+        <Table columns={[t('passkeys.column.name'), t('passkeys.column.added'), t('passkeys.column.lastUsed'), '']} testId="passkeys">
           {passkeys.map((p) => (
             <tr key={p.id}>
               <td>
                 {p.name}
-                {p.backedUp && <span className="muted"> (synced)</span>}
+                {p.backedUp && <span className="muted"> {t('passkeys.synced')}</span>}
               </td>
               <td title={when(p.createdAt)}>{ago(p.createdAt)}</td>
-              <td title={p.lastUsedAt ? when(p.lastUsedAt) : undefined}>{p.lastUsedAt ? ago(p.lastUsedAt) : 'never'}</td>
+              <td title={p.lastUsedAt ? when(p.lastUsedAt) : undefined}>{p.lastUsedAt ? ago(p.lastUsedAt) : t('passkeys.never')}</td>
               <td className="actions">
                 <ConfirmButton
-                  label="Remove"
-                  name={`passkey ${p.name}`}
-                  question={`Remove the passkey “${p.name}”? It will no longer sign you in.`}
+                  label={t('passkeys.remove')}
+                  name={t('passkeys.removeName', { name: p.name })}
+                  question={t('passkeys.removeQuestion', { name: p.name })}
                   onConfirm={() => run(() => call(api.DELETE('/user/passkeys/{passkeyId}', { params: { path: { passkeyId: p.id } } })), passkeysKey, twoFactorQuery.queryKey)}
                 />
               </td>
@@ -75,19 +74,19 @@ export function PasskeysSection() {
           ))}
         </Table>
       )}
-      {passkeys && passkeys.length === 0 && <p className="muted">No passkeys yet.</p>}
+      {passkeys && passkeys.length === 0 && <p className="muted">{t('passkeys.none')}</p>}
       {supported ? (
-        <form className="settings-form" onSubmit={add} aria-label="Add a passkey">
+        <form className="settings-form" onSubmit={add} aria-label={t('passkeys.add')}>
           <label>
-            Passkey name
-            <input name="name" required maxLength={100} placeholder="e.g. Work laptop" />
+            {t('passkeys.name')}
+            <input name="name" required maxLength={100} placeholder={t('passkeys.namePlaceholder')} />
           </label>
           <button className="primary" disabled={busy}>
-            Add a passkey
+            {t('passkeys.add')}
           </button>
         </form>
       ) : (
-        <p className="muted">This browser cannot make passkeys.</p>
+        <p className="muted">{t('passkeys.unsupported')}</p>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { ApiError, api, call } from '../api/client';
 import { errorText } from '../common/toast';
+import { t } from '../i18n';
 
 type Options = Parameters<typeof startAuthentication>[0]['optionsJSON'];
 
@@ -24,9 +25,9 @@ function usePasskeyStep(onSession: (session: string) => void) {
 
 /** The sign-in's refusals, said of a passkey rather than of an email and password. */
 function passkeyErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') return 'This passkey was not accepted: it may have been removed from your account.';
+  if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') return t('passkeys.refused');
   // The browser's own refusal: the prompt was dismissed or timed out.
-  if (err instanceof Error && err.name === 'NotAllowedError') return 'No passkey was used: the prompt was closed or timed out.';
+  if (err instanceof Error && err.name === 'NotAllowedError') return t('passkeys.cancelled');
   return errorText(err);
 }
 
@@ -58,7 +59,7 @@ export function PasskeySignInButton({ onSession }: { onSession: (session: string
           })
         }
       >
-        Sign in with a passkey
+        {t('passkeys.signIn')}
       </button>
       <Failure error={error} />
     </div>
@@ -82,12 +83,12 @@ export function PasskeySecondStep({ challenge, onSession, onRestart }: { challen
           })
         }
       >
-        {onRestart ? 'Confirm with your passkey' : 'Use a passkey instead'}
+        {onRestart ? t('passkeys.confirm') : t('passkeys.instead')}
       </button>
       <Failure error={error} />
       {onRestart && (
         <button type="button" onClick={onRestart}>
-          Start over
+          {t('passkeys.startOver')}
         </button>
       )}
     </div>
