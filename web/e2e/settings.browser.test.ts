@@ -147,7 +147,7 @@ describe.skipIf(!CHROMIUM)('screen 4 in Chromium', () => {
     await eventually(() => guest.getByTestId('members').getByText('Olivia Owner').isVisible()).toBe(true);
     expect(await guest.getByTestId('members').getByRole('combobox').count()).toBe(0);
     expect(await guest.getByRole('button', { name: /^Remove / }).count()).toBe(0);
-    expect(await guest.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['Members', 'API tokens', 'Security']);
+    expect(await guest.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['Members', 'API tokens', 'Security', 'Profile']);
 
     await openSettings('Members');
     const role = page.getByRole('combobox', { name: 'Role of Nora Newcomer' });

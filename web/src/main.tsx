@@ -7,6 +7,10 @@ import { App } from './shell/App';
 import { ToastProvider } from './common/toast';
 import './styles.css';
 import './shell/responsive.css';
+import './shell/theme.css';
+import { watchTheme } from './common/theme';
+
+watchTheme();
 
 const queryClient = new QueryClient({
   defaultOptions: {

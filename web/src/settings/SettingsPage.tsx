@@ -1,4 +1,6 @@
 import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { t } from '../i18n';
+import { ProfilePanel } from './ProfilePanel';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQuery, spacesQuery } from '../api/queries';
 import { InvitesPanel } from './InvitesPanel';
@@ -26,20 +28,21 @@ export function SettingsPage() {
     { path: 'tokens', label: 'API tokens', element: <TokensPanel />, shown: true },
     { path: 'security', label: 'Security', element: <SecurityPanel />, shown: true },
     { path: 'webhooks', label: 'Webhooks', element: <WebhooksPanel />, shown: administers },
-  ].filter((t) => t.shown);
+    { path: 'profile', label: t('profile.title'), element: <ProfilePanel />, shown: true },
+  ].filter((tab) => tab.shown);
   return (
     <div className="page settings">
       <h1>Settings</h1>
       <nav className="settings-tabs" aria-label="Settings">
-        {tabs.map((t) => (
-          <NavLink key={t.path} to={`/settings/${t.path}`}>
-            {t.label}
+        {tabs.map((tab) => (
+          <NavLink key={tab.path} to={`/settings/${tab.path}`}>
+            {tab.label}
           </NavLink>
         ))}
       </nav>
       <Routes>
-        {tabs.map((t) => (
-          <Route key={t.path} path={t.path} element={t.element} />
+        {tabs.map((tab) => (
+          <Route key={tab.path} path={tab.path} element={tab.element} />
         ))}
         <Route path="*" element={<Navigate to="/settings/members" replace />} />
       </Routes>

@@ -10,7 +10,7 @@ import { SearchBox } from '../search/SearchBox';
 import { NetworkBanner } from './NetworkBanner';
 import { Shortcuts } from './Shortcuts';
 import { Sidebar } from './Sidebar';
-import { t } from '../i18n';
+import { setLanguage, t } from '../i18n';
 import { useLiveStatus, useSession } from './session';
 
 function OrganizationSwitcher() {
@@ -73,7 +73,17 @@ function Account({ className }: { className: string }) {
   );
 }
 
+/** The profile's language wins over the browser's: this browser keeps it, and the page renders again in it. */
+function useProfileLanguage() {
+  const { data: me } = useQuery(meQuery);
+  const wanted = me?.language;
+  useEffect(() => {
+    if (wanted && setLanguage(wanted)) location.reload();
+  }, [wanted]);
+}
+
 export function Layout() {
+  useProfileLanguage();
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
   // A link followed in the menu drawer closes it.
