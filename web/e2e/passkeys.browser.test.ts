@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { useTestApp } from '../../src/test/app.js';
+import { PASSWORD, useTestApp, type TestUser } from '../../src/test/app.js';
 import { CHROMIUM, eventually, launch, seriousViolations, signedInContext } from './browser.js';
 
 /**
@@ -37,22 +37,26 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** A page signed in as `user` with a virtual platform authenticator, on which a passkey was added through Settings > Security. */
+async function withPasskey(user: TestUser) {
+  const context = await signedInContext(browser, user.session);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  await page.goto(`${base}/app/settings/security`);
+  await page.getByRole('textbox', { name: 'Passkey name' }).fill('Virtual laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await eventually(() => page.getByTestId('passkeys').getByRole('row', { name: /Virtual laptop/ }).count()).toBe(1);
+  return { page, cdp, authenticatorId };
+}
+
 describe.runIf(CHROMIUM)('passkeys in the browser', () => {
   it('adds a passkey in Settings > Security, signs out, and signs in with the passkey alone', async () => {
     const owner = await t.org({ name: 'Kim Passkey' });
-    const context = await signedInContext(browser, owner.session);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
-
-    await page.goto(`${base}/app/settings/security`);
-    await page.getByRole('textbox', { name: 'Passkey name' }).fill('Virtual laptop');
-    await page.getByRole('button', { name: 'Add a passkey' }).click();
-    const list = page.getByTestId('passkeys');
-    await eventually(() => list.getByRole('row', { name: /Virtual laptop/ }).count()).toBe(1);
+    const { page, cdp, authenticatorId } = await withPasskey(owner);
     expect(await seriousViolations(page, 'main')).toEqual([]);
     // The authenticator holds a discoverable credential for this relying party and this user.
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
@@ -89,5 +93,19 @@ describe.runIf(CHROMIUM)('passkeys in the browser', () => {
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await eventually(() => page.getByText('This passkey was not accepted').isVisible()).toBe(true);
     expect(page.url()).toContain('/login');
+  }, 120_000);
+
+  it('a password sign-in of an account with a passkey asks for it next, and the passkey answers', async () => {
+    const owner = await t.org({ name: 'Lee Password' });
+    const { page } = await withPasskey(owner);
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // No authenticator app here: the passkey is the only second factor, so no code field.
+    await page.getByRole('button', { name: 'Confirm with your passkey' }).click();
+    await eventually(() => page.url()).not.toContain('/login');
+    await eventually(() => page.getByRole('banner').isVisible()).toBe(true);
+    expect(await page.getByRole('textbox', { name: /Code from your authenticator app/ }).count()).toBe(0);
   }, 120_000);
 });
