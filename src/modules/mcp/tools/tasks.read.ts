@@ -71,14 +71,15 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
         const assigneeId = args.assignee !== undefined ? await resolvePerson(ctx, args.assignee, project?.spaceId) : undefined;
         const labelId = args.label !== undefined ? (await resolveLabel(ctx, args.label)).id : undefined;
         const statuses = statusCodes(args.status);
-        const filtered = stageId !== undefined || labelId !== undefined || (args.text !== undefined && (assigneeId !== undefined || args.dueBefore || args.dueAfter));
+        // Due dates are matched here: a task may be due on a day (dateEndWithoutTime), which the lists' date filters do not read.
+        const filtered = stageId !== undefined || labelId !== undefined || args.dueBefore !== undefined || args.dueAfter !== undefined || (args.text !== undefined && assigneeId !== undefined);
         const paging = filtered ? { limit: CANDIDATES, offset: 0 } : { limit: args.limit, offset: args.offset };
         let { items, total } = args.text?.trim()
           ? await searchTasks(ctx, { q: args.text, projectId: project?.id, statuses, archived: false, ...paging })
-          : await listOrganizationTasks(ctx, { projectId: project?.id, statuses, responsibleId: assigneeId, dateFrom: args.dueAfter, dateTo: args.dueBefore, ...paging });
+          : await listOrganizationTasks(ctx, { projectId: project?.id, statuses, responsibleId: assigneeId, ...paging });
         if (filtered) {
           const after = args.dueAfter ? new Date(args.dueAfter).getTime() : null;
-          const before = args.dueBefore ? new Date(args.dueBefore).getTime() : null;
+          const before = args.dueBefore ? new Date(args.dueBefore).getTime() + (/^\d{4}-\d{2}-\d{2}$/.test(args.dueBefore) ? 86_399_999 : 0) : null;
           const matching = items.filter((t) => {
             const due = dueOf(t);
             return (
