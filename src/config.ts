@@ -19,6 +19,17 @@ export interface S3Settings {
 }
 
 /** Every setting the service reads from the environment, validated once at start. */
+/** Outgoing email; see config/settings.email.ts. */
+export interface EmailConfig {
+  smtpUrl: string | null;
+  from: string;
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  timeoutMs: number;
+  retrySchedule: number[];
+  pollMs: number;
+  concurrency: number;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
@@ -115,6 +126,8 @@ export interface Config {
   automationPollMs: number;
   /** How often schedule and due-date triggers are checked. */
   automationTickMs: number;
+  /** Outgoing email (SMTP_*, EMAIL_*); `smtpUrl` null: email is off. */
+  email: EmailConfig;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated; `*` any). */
   corsOrigins: string[];
   /** Serve the MCP endpoint /mcp (MCP_ENABLED). */
@@ -240,6 +253,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookConcurrency: v.WEBHOOK_CONCURRENCY,
     automationPollMs: v.AUTOMATION_POLL_MS,
     automationTickMs: v.AUTOMATION_TICK_MS,
+    email: {
+      smtpUrl: v.SMTP_URL,
+      from: v.SMTP_FROM ?? `Workboard <noreply@${new URL(v.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+      dkim: v.SMTP_DKIM_DOMAIN && v.SMTP_DKIM_SELECTOR && v.SMTP_DKIM_PRIVATE_KEY
+        ? { domainName: v.SMTP_DKIM_DOMAIN, keySelector: v.SMTP_DKIM_SELECTOR, privateKey: v.SMTP_DKIM_PRIVATE_KEY.replace(/\\n/g, '\n') }
+        : null,
+      timeoutMs: v.EMAIL_TIMEOUT_MS,
+      retrySchedule: v.EMAIL_RETRY_SCHEDULE,
+      pollMs: v.EMAIL_POLL_MS,
+      concurrency: v.EMAIL_CONCURRENCY,
+    },
     corsOrigins: v.CORS_ORIGINS,
     mcpEnabled: v.MCP_ENABLED,
     trustProxy: v.TRUST_PROXY,

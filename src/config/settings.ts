@@ -3,15 +3,17 @@ import { SERVER_SETTINGS } from './settings.server.js';
 import { STORAGE_SETTINGS } from './settings.storage.js';
 import { BACKGROUND_SETTINGS } from './settings.background.js';
 import { SSO_SETTINGS } from './settings.sso.js';
+import { EMAIL_SETTINGS } from './settings.email.js';
 
 /** Every environment variable the service reads, by area: the one list loadConfig, the docs and the checks come from. */
-export const SETTINGS = { ...SERVER_SETTINGS, ...STORAGE_SETTINGS, ...BACKGROUND_SETTINGS, ...SSO_SETTINGS };
+export const SETTINGS = { ...SERVER_SETTINGS, ...STORAGE_SETTINGS, ...BACKGROUND_SETTINGS, ...SSO_SETTINGS, ...EMAIL_SETTINGS };
 
 export const AREAS: { title: string; settings: Record<string, Setting<unknown>> }[] = [
   { title: 'Server, HTTP and accounts', settings: SERVER_SETTINGS },
   { title: 'Database and files', settings: STORAGE_SETTINGS },
   { title: 'Real-time, jobs and integrations', settings: BACKGROUND_SETTINGS },
   { title: 'Single sign-on (OpenID Connect)', settings: SSO_SETTINGS },
+  { title: 'Email', settings: EMAIL_SETTINGS },
 ];
 
 export const SETTING_NAMES: readonly string[] = Object.keys(SETTINGS);

@@ -38,7 +38,9 @@ import messengerRoutes from './messenger/messenger.routes.js';
 import cloudDriveRoutes from './cloud-drive/cloud-drive.routes.js';
 import importRoutes from './imports/imports.routes.js';
 import portabilityRoutes from './portability/portability.routes.js';
+import emailRoutes from './email/email.routes.js';
+import passwordResetRoutes from './auth/password-reset/password-reset.routes.js';
 import mcpRoutes from './mcp/mcp.routes.js';
 
 /** Every domain module's routes, registered in this order by buildApp. */
-export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, oidcRoutes, sessionRoutes, twoFactorRoutes, passkeyRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes, mcpRoutes];
+export const modules: Array<(app: App) => Promise<void>> = [serviceRoutes, authRoutes, oidcRoutes, sessionRoutes, twoFactorRoutes, passkeyRoutes, userRoutes, organizationRoutes, filesRoutes, reviewRoutes, spaceRoutes, projectRoutes, templateRoutes, stageRoutes, taskRoutes, subtaskRoutes, messageRoutes, taskPropertyRoutes, taskActionRoutes, taskSearchRoutes, docsRoutes, reglamentRoutes, projectDocsRoutes, labelRoutes, partnerRoutes, timeRoutes, inspectorRoutes, taskSortingRoutes, tableRoutes, webhookRoutes, eventRoutes, notificationRoutes, analyticsRoutes, aiRoutes, automationRoutes, messengerRoutes, cloudDriveRoutes, importRoutes, portabilityRoutes, mcpRoutes, emailRoutes, passwordResetRoutes];

@@ -30,3 +30,4 @@ export * from './portability.js';
 export * from './two-factor.js';
 export * from './oidc.js';
 export * from './passkeys.js';
+export * from './email.js';

@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, ts, updatedAt } from './columns.js';
+import { organizations } from './organizations.js';
+import { users } from './users.js';
+
+/**
+ * Outgoing email, queued in the transaction of the change that causes it and sent after commit by
+ * the email job (platform/queue.ts claims, leases and retries). `message_id` is the Message-ID
+ * header: every attempt of one row carries the same one. The bodies are cleared once the message
+ * is settled, so a link with a token in it does not outlive its delivery in the table.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: id(),
+    messageId: text('message_id').notNull(),
+    organizationId: ref('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').defaultNow(),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('email_outbox_message_id_key').on(t.messageId),
+    index('email_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('email_outbox_user_idx').on(t.userId),
+    check('email_outbox_status_check', sql`${t.status} in ('pending','sent','failed')`),
+  ],
+);
+
+/**
+ * A password-reset link: only the SHA-256 of its token is kept. `password_fingerprint` is a hash of
+ * the password hash when it was issued, so a link issued before a later password change no longer works.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: id(),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    passwordFingerprint: text('password_fingerprint').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_token_hash_key').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+);

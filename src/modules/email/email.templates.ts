@@ -1,0 +1,62 @@
+import type { LanguageCode } from '../users/users.schemas.js';
+import { layout, PRODUCT_NAME, type Rendered } from './email.layout.js';
+
+/**
+ * Every message the service sends, in each language. A template takes only what it shows; links are
+ * built by the caller from PUBLIC_URL. Kept as data per language so a translation is one place.
+ */
+
+export interface PasswordResetData {
+  name: string;
+  url: string;
+  minutes: number;
+}
+
+export interface PasswordChangedData {
+  name: string;
+}
+
+const reset: Record<LanguageCode, (d: PasswordResetData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    greeting: `Hello ${d.name},`,
+    paragraphs: [
+      `Someone (we hope you) asked to reset the password of your ${PRODUCT_NAME} account.`,
+      `The link works once and for ${d.minutes} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
+    ],
+    action: { label: 'Choose a new password', url: d.url },
+  }),
+  ru: (d) => ({
+    subject: `Сброс пароля ${PRODUCT_NAME}`,
+    greeting: `Здравствуйте, ${d.name}!`,
+    paragraphs: [
+      `Кто-то (надеемся, вы) запросил сброс пароля вашей учётной записи ${PRODUCT_NAME}.`,
+      `Ссылка действует один раз и ${d.minutes} минут. Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль останется прежним.`,
+    ],
+    action: { label: 'Задать новый пароль', url: d.url },
+  }),
+};
+
+const changed: Record<LanguageCode, (d: PasswordChangedData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `Your ${PRODUCT_NAME} password was changed`,
+    greeting: `Hello ${d.name},`,
+    paragraphs: [
+      'The password of your account was just reset through an emailed link, and every session was signed out.',
+      'If this was not you, reset your password again at once and tell your administrator.',
+    ],
+  }),
+  ru: (d) => ({
+    subject: `Пароль ${PRODUCT_NAME} изменён`,
+    greeting: `Здравствуйте, ${d.name}!`,
+    paragraphs: [
+      'Пароль вашей учётной записи только что сброшен по ссылке из письма, все сеансы завершены.',
+      'Если это были не вы, сразу сбросьте пароль ещё раз и сообщите администратору.',
+    ],
+  }),
+};
+
+export const templates = {
+  passwordReset: (lang: LanguageCode, d: PasswordResetData, publicUrl: string): Rendered => layout(reset[lang](d), publicUrl),
+  passwordChanged: (lang: LanguageCode, d: PasswordChangedData, publicUrl: string): Rendered => layout(changed[lang](d), publicUrl),
+};
