@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import type sharpModule from 'sharp';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 import type { ByteRange, StorageBackend } from './storage/backend.js';
@@ -23,8 +22,17 @@ export interface BlobLimits {
   imageOnly?: boolean;
 }
 
-// libvips would keep decoded images of past requests in memory for reuse; uploads are read once.
-sharp.cache(false);
+let loadingSharp: Promise<typeof sharpModule> | undefined;
+/**
+ * sharp (libvips, 12 MB resident) and file-type load at the first upload or image, not at start
+ * (issue 42): an instance may serve for days without either.
+ */
+export const loadSharp = (): Promise<typeof sharpModule> =>
+  (loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips would keep decoded images of past requests in memory for reuse; uploads are read once.
+    sharp.cache(false);
+    return sharp;
+  }));
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,6 +44,7 @@ const SNIFF_BYTES = 64 * 1024;
 
 /** Width and height of an image as it is shown (EXIF orientation applied), from its header. */
 export async function imageSize(image: string | Buffer): Promise<{ width: number; height: number }> {
+  const sharp = await loadSharp();
   const meta = await sharp(image).metadata().catch(() => null);
   const size = meta?.autoOrient;
   if (!size?.width || !size.height) throw new AppError('INVALID_FILE', 'the image cannot be read');
@@ -105,7 +114,7 @@ export class FileStore {
       drain(source);
       throw error;
     }
-    const mimeType = (await fileTypeFromBuffer(Buffer.concat(head)))?.mime ?? 'application/octet-stream';
+    const mimeType = (await (await import('file-type')).fileTypeFromBuffer(Buffer.concat(head)))?.mime ?? 'application/octet-stream';
     if (limits.imageOnly && !IMAGE_TYPES.has(mimeType)) {
       drain(source);
       throw new AppError('INVALID_FILE', 'the file is not a PNG, JPEG, GIF, WebP or AVIF image');

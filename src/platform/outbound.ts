@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { AppError, type ErrorCode } from './errors.js';
 
 /**
@@ -255,8 +255,12 @@ export interface GuardedFetchOptions {
 
 // One connection pool per subject (and one for allow-listed hosts), shared by every call: a socket
 // in it was checked when it connected, and each request carries its own credentials.
+// undici (8 MB resident) loads at the first outbound call, not at start (issue 42).
 const agents = new Map<string, Agent>();
-function agentFor(subject: OutboundSubject | null): Agent {
+let loadingUndici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (loadingUndici ??= import('undici'));
+async function agentFor(subject: OutboundSubject | null): Promise<Agent> {
+  const { Agent } = await loadUndici();
   const key = subject ? `guarded:${subject.label}` : 'allow-listed';
   let agent = agents.get(key);
   if (!agent) agents.set(key, (agent = subject ? new Agent({ connect: { lookup: guardedLookupFor(subject) as never } }) : new Agent()));
@@ -271,19 +275,18 @@ function agentFor(subject: OutboundSubject | null): Agent {
  */
 export function guardedFetch(options: GuardedFetchOptions): typeof globalThis.fetch {
   const subject = options.subject ?? OUTBOUND;
-  const guarded = agentFor(subject);
-  const open = agentFor(null);
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const url = new URL(raw);
     const allowed = isAllowListed(url, options.allowedHosts);
     if (!allowed) assertConnectTarget(url);
+    const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), agentFor(allowed ? null : subject)]);
     try {
       return (await undiciFetch(raw, {
         ...(init as object),
         ...(input instanceof Request ? { method: input.method, headers: input.headers, body: input.body, duplex: 'half' } : {}),
         redirect: 'manual',
-        dispatcher: allowed ? open : guarded,
+        dispatcher,
       } as never)) as unknown as Response;
     } catch (err) {
       const cause = (err as { cause?: unknown }).cause;

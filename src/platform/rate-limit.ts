@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import { queryRows, type Database, type Db } from '../db/client.js';
@@ -184,6 +184,8 @@ function sharedStore(hit: Hit, namespace: string, warn: (err: unknown) => void):
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   // No offline queue and a short timeout: while Redis is away, requests go through unlimited at
   // once rather than waiting for it.
+  // ioredis (8 MB resident) is loaded only when REDIS_URL is set (issue 42).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   redis.on('error', throttledWarn(app.log, 'rate limit: Redis connection failed (it reconnects)'));
   try {

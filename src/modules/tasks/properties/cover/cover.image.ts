@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { AppError } from '../../../../platform/errors.js';
+import { loadSharp } from '../../../../platform/files.js';
 
 export interface ImageFacts {
   width: number;
@@ -40,6 +40,7 @@ interface Pixels {
  */
 async function thumbnail(image: Buffer): Promise<Pixels> {
   try {
+    const sharp = await loadSharp();
     const { data, info } = await sharp(image, { limitInputPixels: MAX_PIXELS })
       .rotate()
       .resize(GRID, GRID, { fit: 'inside', withoutEnlargement: true, kernel: 'nearest' })
@@ -97,6 +98,7 @@ export function dominantColor({ width, height, data, channels }: Pixels): string
 export async function analyzeImage(load: () => Promise<Buffer>, mimeType: string): Promise<ImageFacts> {
   if (!COVER_TYPES.has(mimeType)) throw new AppError('INVALID_FILE', 'a cover must be a PNG, JPEG, WebP, GIF or AVIF image');
   const image = await load();
+  const sharp = await loadSharp();
   const meta = await sharp(image).metadata().catch(() => null);
   if (!meta?.width || !meta.height) throw unreadable('its size is unknown');
   if (meta.width * meta.height > MAX_PIXELS) throw unreadable(`it has more than ${MAX_PIXELS} pixels`);
