@@ -35,6 +35,8 @@ const MAY_BE_PUBLIC = [
   // Single sign-on (issue 41) is the other way to log in: its status, start and callback come before any credential.
   /^GET \/auth\/oidc(\/authorization-url)?$/,
   /^POST \/auth\/oidc\/callback$/,
+  // Where an MCP client learns how to authorize (RFC 9728): asked before it has any credential.
+  /^GET \/\.well-known\/oauth-protected-resource$/,
   /^GET \/invite-links\/\{[^}]+\}$/,
   /^GET \/public\//,
   /^POST \/integrations\/messenger\/bot-login$/,

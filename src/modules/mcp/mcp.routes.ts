@@ -58,7 +58,13 @@ export default async function mcpRoutes(app: App): Promise<void> {
     description: 'The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.',
     headers: S.McpHeaders,
     ...(body ? { body: S.JsonRpcBody } : {}),
-    response: { 200: S.McpStream, 202: Type.Null({ description: 'a notification or response accepted' }), 400: JsonRpcError, 404: JsonRpcError },
+    response: {
+      200: S.McpStream,
+      202: Type.Null({ description: 'a notification or response accepted' }),
+      400: JsonRpcError,
+      // A problem document for an unknown route's 404 would never come here; the transport's own is JSON-RPC.
+      404: { description: 'the session is unknown (ended, expired, or the server restarted): start a new one with initialize', content: { 'application/json': { schema: JsonRpcError }, 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
+    },
   });
   // RFC 9728: a client without a valid token learns where the metadata is.
   const onSend = async (request: Parameters<typeof credentialOf>[0], reply: { statusCode: number; header(k: string, v: string): unknown }) => {

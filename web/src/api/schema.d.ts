@@ -42766,7 +42766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description the session is unknown (ended, expired, or the server restarted): start a new one with initialize */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42781,6 +42781,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description rate limited */
@@ -42881,7 +42882,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description the session is unknown (ended, expired, or the server restarted): start a new one with initialize */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42896,6 +42897,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
@@ -43020,7 +43022,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description the session is unknown (ended, expired, or the server restarted): start a new one with initialize */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43035,6 +43037,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description rate limited */
