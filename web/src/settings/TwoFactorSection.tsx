@@ -85,7 +85,7 @@ export function TwoFactorSection() {
     <section aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
       {error && <p className="form-error" role="alert">{error.message}</p>}
-      {status?.requiredByOrganization && !status.enabled && <p className="form-error">Your organization requires two-factor sign-in: turn it on to continue.</p>}
+      {status?.enrolmentRequired && <p className="form-error">Your organization requires two-factor sign-in: turn it on, or add a passkey, to continue.</p>}
       {codes && (
         <div className="secret-notice" role="status" data-testid="recovery-codes">
           <strong>Recovery codes</strong>

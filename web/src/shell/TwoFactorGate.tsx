@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { TwoFactorSection, twoFactorQuery } from '../settings/TwoFactorSection';
+import { PasskeysSection } from '../settings/PasskeysSection';
 import { useSession } from './session';
 import '../settings/settings.css';
 
 /**
  * While the organization requires two-factor sign-in and the caller has not enrolled, the API
- * answers nothing but enrolment (403 TWO_FACTOR_ENROLMENT_REQUIRED): show only that, then the app.
+ * answers nothing but enrolment (403 TWO_FACTOR_ENROLMENT_REQUIRED): show only that (an authenticator
+ * app, or a passkey), then the app.
  */
 export function TwoFactorGate({ children }: { children: ReactNode }) {
   const { data, isPending } = useQuery(twoFactorQuery);
@@ -19,6 +21,7 @@ export function TwoFactorGate({ children }: { children: ReactNode }) {
       <div className="auth-card">
         <h1 className="brand">Workboard</h1>
         <TwoFactorSection />
+        <PasskeysSection />
         <button type="button" className="ghost" onClick={() => void signOut()}>
           Sign out
         </button>
