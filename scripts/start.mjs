@@ -7,8 +7,9 @@ import { dist, ensureBuild } from './build.mjs';
 import { ensureWebBuild } from './build-web.mjs';
 
 try {
-  await ensureBuild();
-  await ensureWebBuild();
+  // Side by side: esbuild and Vite each run in processes of their own (a fresh clone's first start).
+  const builds = await Promise.allSettled([ensureBuild(), ensureWebBuild()]);
+  for (const b of builds) if (b.status === 'rejected') throw b.reason;
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
