@@ -17,7 +17,9 @@ export function webFingerprint() {
   const files = [...inputs(path.join(web, 'src'))]
     .map((f) => path.relative(root, f).split(path.sep).join('/'))
     .filter((rel) => !rel.endsWith('.test.ts') && !rel.endsWith('.test.tsx'));
-  files.push('web/index.html', 'web/vite.config.ts', 'scripts/build-web.mjs', 'package-lock.json');
+  // web/public: the manifest and icons; web/sw.js: the service worker's source (vite.config.ts fills it in).
+  files.push(...[...inputs(path.join(web, 'public'))].map((f) => path.relative(root, f).split(path.sep).join('/')));
+  files.push('web/index.html', 'web/sw.js', 'web/vite.config.ts', 'scripts/build-web.mjs', 'package-lock.json');
   return hashFiles(files);
 }
 

@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
 import { App } from './shell/App';
 import { ToastProvider } from './common/toast';
+import { UpdatePrompt } from './shell/UpdatePrompt';
 import './styles.css';
 import './shell/responsive.css';
 import './shell/theme.css';
@@ -29,6 +30,7 @@ createRoot(document.getElementById('root')!).render(
       <BrowserRouter basename="/app">
         <ToastProvider>
           <App />
+          <UpdatePrompt />
         </ToastProvider>
       </BrowserRouter>
     </QueryClientProvider>
