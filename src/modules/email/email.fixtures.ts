@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { EmailConfig } from '../../config.js';
 import { runJob } from '../../platform/jobs.js';
 import { useTestApp, type TestKit } from '../../test/app.js';
@@ -22,6 +23,30 @@ export function emailConfig(url: string, over: Partial<EmailConfig> = {}): Email
   };
 }
 
+/** On PostgreSQL, an empty database of this file's own beside the suite's (migrated by the app); nothing on PGlite. */
+function ownDatabase(name: string): () => { databaseUrl?: string; skipMigrations?: boolean } {
+  const url = process.env.DATABASE_URL;
+  let own: string | null = null;
+  if (url) {
+    beforeAll(async () => {
+      const target = new URL(url);
+      target.pathname = `${target.pathname}_email_${name}`;
+      own = target.toString();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${target.pathname.slice(1)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err;
+      });
+      await admin.end();
+      const client = new pg.Client({ connectionString: own });
+      await client.connect();
+      await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+      await client.end();
+    });
+  }
+  return () => (own ? { databaseUrl: own, skipMigrations: false } : {});
+}
+
 export interface EmailKit {
   t: TestKit;
   smtp: TestSmtp;
@@ -31,11 +56,16 @@ export interface EmailKit {
   makeDue(): Promise<void>;
 }
 
-export function useEmailTestApp(over: Partial<EmailConfig> = {}): EmailKit {
+/**
+ * `name` names the file's own database on PostgreSQL: the outbox is one queue per database, and a
+ * sender of another test file running beside this one would take (and send elsewhere) its messages.
+ */
+export function useEmailTestApp(name: string, over: Partial<EmailConfig> = {}): EmailKit {
   const smtp = new TestSmtp();
   beforeAll(async () => void (await smtp.start()));
   afterAll(() => smtp.stop());
-  const t = useTestApp(() => ({ email: emailConfig(smtp.url, over), publicUrl: 'https://board.example.test' }));
+  const own = ownDatabase(name);
+  const t = useTestApp(() => ({ email: emailConfig(smtp.url, over), publicUrl: 'https://board.example.test', ...own() }));
   return {
     t,
     smtp,

@@ -5,7 +5,7 @@ import { linkIn } from '../../../test/smtp.js';
 import { useEmailTestApp } from '../../email/email.fixtures.js';
 import { RESETS_PER_EMAIL_PER_HOUR } from './password-reset.routes.js';
 
-const { t, smtp, send } = useEmailTestApp();
+const { t, smtp, send } = useEmailTestApp('reset');
 const NEW_PASSWORD = 'a brand new passphrase';
 const RESET_LINK = 'https://board.example.test/app/reset-password?token=';
 
