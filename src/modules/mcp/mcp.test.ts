@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { buildApp } from '../../app.js';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
 import { factories } from '../../test/factories.js';
@@ -97,6 +98,26 @@ describe('MCP endpoint', () => {
     await client.connect(transport);
     await expect(client.listTools()).rejects.toThrow(/Session not found.*Start a new session: send initialize without an Mcp-Session-Id/);
     await transport.close();
+  });
+
+  it('a session open when the server restarts is told by the new process to start a new session, and a new one works', async () => {
+    const { token } = await agent();
+    const first = await buildApp(kit.config, { database: kit.database });
+    const address = await first.listen({ host: '127.0.0.1', port: 0 });
+    const { client } = await connect(address, token, 'Restarted');
+    expect((await client.listTools()).tools.length).toBe(17);
+    await first.close();
+    const second = await buildApp(kit.config, { database: kit.database });
+    try {
+      await second.listen({ host: '127.0.0.1', port: Number(new URL(address).port) });
+      await expect(client.listTools()).rejects.toThrow(/Session not found.*Start a new session/);
+      const again = await connect(address, token, 'Restarted');
+      expect((await again.client.listTools()).tools.length).toBe(17);
+      await again.client.close();
+    } finally {
+      await client.close().catch(() => {});
+      await second.close();
+    }
   });
 
   it('does not let another credential use a session, nor a request without one use the endpoint beyond initialize', async () => {
