@@ -5,6 +5,7 @@ import { api, call, type Schemas } from '../api/client';
 import { useAction } from '../common/action';
 import { when } from '../common/time';
 import { CopyField } from './CopyField';
+import { RecoveryCodesRenewal } from './RecoveryCodesRenewal';
 import { sessionsKey } from './SessionsSection';
 
 const twoFactorKey = ['two-factor'] as const;
@@ -101,6 +102,7 @@ export function TwoFactorSection() {
           <p>
             On since {when(status.enabledAt)}; {status.recoveryCodesLeft} recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
           </p>
+          <RecoveryCodesRenewal onCodes={setCodes} statusKey={twoFactorKey} />
           <TurnOff />
         </>
       )}
