@@ -56,7 +56,36 @@ const changed: Record<LanguageCode, (d: PasswordChangedData) => Parameters<typeo
   }),
 };
 
+export interface AccountClaimData {
+  name: string;
+  organization: string;
+  url: string;
+  days: number;
+}
+
+const claim: Record<LanguageCode, (d: AccountClaimData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `Claim your ${PRODUCT_NAME} account`,
+    greeting: `Hello ${d.name},`,
+    paragraphs: [
+      `Your team moved “${d.organization}” to ${PRODUCT_NAME}, and your work came along under this address.`,
+      `Set a password to sign in. The link works once and for ${d.days} days; after that, ask for a password reset on the sign-in page.`,
+    ],
+    action: { label: 'Set your password', url: d.url },
+  }),
+  ru: (d) => ({
+    subject: `Учётная запись ${PRODUCT_NAME} ждёт вас`,
+    greeting: `Здравствуйте, ${d.name}!`,
+    paragraphs: [
+      `Ваша команда перенесла «${d.organization}» в ${PRODUCT_NAME}, и ваша работа перенесена вместе с этим адресом.`,
+      `Задайте пароль, чтобы войти. Ссылка действует один раз и ${d.days} дней; потом запросите сброс пароля на странице входа.`,
+    ],
+    action: { label: 'Задать пароль', url: d.url },
+  }),
+};
+
 export const templates = {
+  accountClaim: (lang: LanguageCode, d: AccountClaimData, publicUrl: string): Rendered => layout(claim[lang](d), publicUrl),
   passwordReset: (lang: LanguageCode, d: PasswordResetData, publicUrl: string): Rendered => layout(reset[lang](d), publicUrl),
   passwordChanged: (lang: LanguageCode, d: PasswordChangedData, publicUrl: string): Rendered => layout(changed[lang](d), publicUrl),
 };

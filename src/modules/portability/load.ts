@@ -26,6 +26,8 @@ type Row = Record<string, unknown>;
  */
 export class OrganizationLoader implements Resolver {
   readonly report = new Report();
+  /** The accounts made for people of the archive who had none here (pending invitations). */
+  readonly invited: number[] = [];
   private readonly ids = new Map<string, Map<number, number>>();
   private readonly keys = new Map<string, string>();
   private readonly blobKeys = new Map<number, string>();
@@ -119,6 +121,7 @@ export class OrganizationLoader implements Resolver {
     const table = this.tables.get('users')!;
     await insertRows(this.db, table, fresh.map((r, i) => ({ ...pick(r, table), id: ids[i], password_hash: INVITED_PASSWORD_HASH })));
     fresh.forEach((r, i) => this.remember('users', Number(r.id), ids[i]!));
+    this.invited.push(...ids);
     for (const r of rows) {
       const id = existing.get(String(r.email).toLowerCase());
       if (id !== undefined) this.remember('users', Number(r.id), id);

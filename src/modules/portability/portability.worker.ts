@@ -9,6 +9,8 @@ import { emit } from '../../platform/events.js';
 import { claimQueued, registerJob } from '../../platform/jobs.js';
 import { createOrganization } from '../organizations/organizations.service.js';
 import { pauseQueue, syncLoaded } from '../analytics/analytics.queue.js';
+import { issueAccountClaims } from '../auth/password-reset/password-reset.service.js';
+import { wakeEmail } from '../email/email.outbox.js';
 import { walkArchive } from './archive.js';
 import { exportPlan } from './catalogue.js';
 import { writeArchive, type Progress } from './export.js';
@@ -180,6 +182,8 @@ export async function runImport(app: FastifyInstance, claimed: PortabilityJobRow
       });
       await loader.finish();
       await syncLoaded(ctx.db, organizationId);
+      // People new here get a "claim your account" email, queued with the import's commit.
+      if (await issueAccountClaims(app, ctx.db, loader.invited, organizationId)) ctx.afterCommit(() => wakeEmail(app));
       await app.files.removeAfterCommit(ctx, [job.archiveKey!]);
       await update(
         ctx.db,

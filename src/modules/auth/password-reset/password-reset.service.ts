@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../../db/client.js';
 import { passwordResetTokens, sessions, users } from '../../../db/schema/index.js';
 import { writeForUser } from '../../../platform/context.js';
 import { hashPassword, sha256 } from '../../../platform/crypto.js';
@@ -12,6 +12,8 @@ import { templates } from '../../email/email.templates.js';
 
 /** A reset link works this long, and once. */
 export const RESET_TTL_MINUTES = 30;
+/** A claim link (an imported member's first password) works this long, and once. */
+export const CLAIM_TTL_DAYS = 7;
 
 /** The password hash, hashed again: a token remembers which password it may replace, not the hash itself. */
 const fingerprintOf = (passwordHash: string) => sha256(`reset:${passwordHash}`);
@@ -89,4 +91,33 @@ export async function confirmPasswordReset(app: FastifyInstance, input: { token:
   });
   wakeEmail(app);
   return result;
+}
+
+/**
+ * Emails each account made by an organization import (a pending invitation, no password) a link to
+ * set its first password: a reset token that lives CLAIM_TTL_DAYS. In the import's transaction, so
+ * a failed import sends nothing. Answers whether anything was queued.
+ */
+export async function issueAccountClaims(app: FastifyInstance, db: Queryable, userIds: number[], organizationId: number): Promise<boolean> {
+  if (!app.config.email.smtpUrl || userIds.length === 0) return false;
+  const people = await db
+    .select({ id: users.id, name: users.name, email: users.email, language: users.language, passwordHash: users.passwordHash })
+    .from(users)
+    .where(inArray(users.id, userIds));
+  const [org] = await queryRows<{ name: string | null }>(db, sql`select name from organizations where id = ${organizationId}`);
+  const emails = [];
+  for (const person of people) {
+    const token = randomBytes(32).toString('base64url');
+    await db.insert(passwordResetTokens).values({
+      userId: person.id,
+      tokenHash: sha256(token),
+      passwordFingerprint: fingerprintOf(person.passwordHash),
+      expiresAt: sql`now() + make_interval(days => ${CLAIM_TTL_DAYS})`,
+    });
+    const url = `${app.config.publicUrl}/app/reset-password?token=${encodeURIComponent(token)}&claim=1`;
+    const data = { name: person.name, organization: org?.name ?? '', url, days: CLAIM_TTL_DAYS };
+    emails.push({ to: person.email, kind: 'account-claim', userId: person.id, organizationId, message: templates.accountClaim(languageOf(person.language), data, app.config.publicUrl) });
+  }
+  await queueEmail(app, db, emails);
+  return emails.length > 0;
 }
