@@ -17,7 +17,8 @@
  *   WA1–WA10 each analytics report on an organization of --analytics-tasks (100,000) tasks
  *   (bench/analytics.ts: bulk-seeded in SQL with the server stopped, then ANALYZE; one connection) ·
  *   S start-up time and warmed-up RSS of the server through tsx and compiled (bench/startup.ts) ·
- *   F a 200 MB upload and download on the S3 backend: peak RSS against idle, byte-identical, Range (bench/files.ts).
+ *   F a 200 MB upload and download on the S3 backend: peak RSS against idle, byte-identical, Range (bench/files.ts) ·
+ *   M1/M1h search_tasks through the MCP SDK client against GET /tasks/search, M2/M2h create_task against POST /tasks (bench/mcp.ts; M runs all four).
  * Prints a markdown table and writes bench/results/<timestamp>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { call } from './seed.js';
 import { measureStartup, type StartupResult } from './startup.js';
 import { randomBytes } from 'node:crypto';
 import { benchFiles, filesTable, type FilesResult } from './files.js';
+import { benchMcp } from './mcp.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +44,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     tasks: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'boolean', default: false },
-    only: { type: 'string', default: 'S,W0,W1,W1x1,W1e,W1ex1,W2,W2f,W3,W3f,W4,W4x1,W4c,W4p,W5,W4r,W6,W7,WA,F' },
+    only: { type: 'string', default: 'S,W0,W1,W1x1,W1e,W1ex1,W2,W2f,W3,W3f,W4,W4x1,W4c,W4p,W5,W4r,M,W6,W7,WA,F' },
     'analytics-tasks': { type: 'string', default: '100000' },
     'ai-pages': { type: 'string', default: '1000' },
   },
@@ -100,6 +102,12 @@ async function benchMode(mode: string): Promise<ModeResult> {
       const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k}×${n}`).join(' ');
       console.error(`[${mode}] ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${kinds ? ` (${kinds})` : ''}, CPU ms/req ${cpuCost(r)}, ${r.bytesPerRequest} B/answer`);
       results.push(r);
+    }
+    if ([...wanted].some((n) => /^M/.test(n))) {
+      for (const r of await benchMcp(server.url, board, { duration, warmup }, wanted)) {
+        console.error(`[${mode}] ${r.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+        results.push({ ...r, errorKinds: {}, cpuPercent: 0, serverCpuMsPerRequest: 0, dbCpuMsPerRequest: null, peakRssMiB: 0, bytesPerRequest: 0 });
+      }
     }
     if (wanted.has('W6') || wanted.has('W7')) {
       const knowledge = await seedKnowledge(server.url, board.session, Number(values['ai-pages']), 10);
