@@ -28,7 +28,8 @@ function CreateToken({ onCreated }: { onCreated: (token: Schemas['CreatedApiToke
     const days = String(data.get('expiry'));
     setBusy(true);
     try {
-      const body = { name: String(data.get('name')).trim(), expiresAt: expiresAtFor(days === 'never' ? null : Number(days)) };
+      const scope = data.get('scope') === 'read' ? 'read' : 'read-write';
+      const body = { name: String(data.get('name')).trim(), expiresAt: expiresAtFor(days === 'never' ? null : Number(days)), scope } as const;
       onCreated(await run(() => call(api.POST('/user/api-tokens', { body })), tokensKey));
       form.reset();
     } catch {
@@ -53,6 +54,13 @@ function CreateToken({ onCreated }: { onCreated: (token: Schemas['CreatedApiToke
           ))}
         </select>
       </label>
+      <label>
+        Access
+        <select name="scope" defaultValue="read-write">
+          <option value="read-write">Read and write</option>
+          <option value="read">Read only</option>
+        </select>
+      </label>
       <button className="primary" disabled={busy}>
         Create token
       </button>
@@ -70,19 +78,20 @@ export function TokensPanel() {
   return (
     <section aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">A token is sent as <code>Authorization: Bearer …</code> and acts as you in the organization that was active when it was created.</p>
+      <p className="muted">A token is sent as <code>Authorization: Bearer …</code> and acts as you in the organization that was active when it was created. A read-only token can read but never change anything: give one to an AI agent that only needs to look (see docs/mcp.md).</p>
       <CreateToken onCreated={setCreated} />
       {created && <SecretNotice label={`Token ${created.name}`} value={created.token} testId="new-token" onDone={() => setCreated(null)} />}
       {error && <p className="form-error" role="alert">{error.message}</p>}
       {tokens && tokens.length === 0 && <p className="muted">No tokens.</p>}
       {tokens && tokens.length > 0 && (
-        <Table columns={['Name', 'Token', 'Organization', 'Created', 'Last used', 'Expires', '']} testId="tokens">
+        <Table columns={['Name', 'Token', 'Access', 'Organization', 'Created', 'Last used', 'Expires', '']} testId="tokens">
           {tokens.map((t) => (
             <tr key={t.id}>
               <td>{t.name}</td>
               <td>
                 <code>{t.prefix}…</code>
               </td>
+              <td>{t.scope === 'read' ? 'Read only' : 'Read and write'}</td>
               <td>{orgName.get(t.organizationId) ?? '—'}</td>
               <td title={when(t.createdAt)}>{ago(t.createdAt)}</td>
               <td title={when(t.lastUsedAt)}>{t.lastUsedAt ? ago(t.lastUsedAt) : 'never'}</td>
