@@ -166,6 +166,6 @@ describe.skipIf(!CHROMIUM)('web client on a phone and a tablet (touch)', () => {
       await eventually(() => orderIn(b, 'To do')).toEqual(['Check the roof', 'Call the client']);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await context.close();
-    });
+    }, 90_000);
   }
 });

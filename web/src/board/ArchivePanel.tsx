@@ -6,6 +6,8 @@ import { noop } from '../common/action';
 import { CloseButton, Drawer } from '../common/Drawer';
 import { canRestoreTask } from '../common/roles';
 import { placeOf } from './model';
+import { t } from '../i18n';
+import { errorText } from '../common/toast';
 
 interface Props {
   projectId: number;
@@ -26,29 +28,29 @@ export function ArchivePanel({ projectId, stages, spaceRole, restore, onClose }:
 
   const header = (
     <>
-      <h2 id="archive-title">Archived tasks</h2>
-      <CloseButton label="Close archived tasks" onClose={onClose} />
+      <h2 id="archive-title">{t('board.archived')}</h2>
+      <CloseButton label={t('board.closeArchived')} onClose={onClose} />
     </>
   );
   return (
     <Drawer labelledBy="archive-title" testId="archive-panel" onClose={onClose} header={header}>
       <div className="drawer-body">
-        {archived.isError && <p role="alert">{archived.error.message}</p>}
+        {archived.isError && <p role="alert">{errorText(archived.error)}</p>}
         {(archived.data?.length ?? 0) > 5 && (
           <label className="archive-filter">
-            Filter <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+            {t('board.filter')} <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
           </label>
         )}
-        {archived.isSuccess && shown.length === 0 && <p className="muted">{filter ? 'No archived task matches.' : 'Nothing is archived in this project.'}</p>}
+        {archived.isSuccess && shown.length === 0 && <p className="muted">{filter ? t('board.noArchivedMatch') : t('board.nothingArchived')}</p>}
         <ul className="archived">
           {shown.map((task) => (
             <li key={task.id}>
               <span className="archived-name">{task.name}</span>
-              <span className="muted">{columnOf(task) ? `from ${columnOf(task)}` : ''}</span>
+              <span className="muted">{columnOf(task) ? t('board.fromColumn', { column: columnOf(task)! }) : ''}</span>
               {canRestoreTask(spaceRole, task, me?.id) && (
                 <button
                   type="button"
-                  aria-label={`Restore ${task.name}`}
+                  aria-label={t('board.restoreTask', { name: task.name })}
                   disabled={busy === task.id}
                   onClick={() => {
                     setBusy(task.id);
@@ -57,7 +59,7 @@ export function ArchivePanel({ projectId, stages, spaceRole, restore, onClose }:
                       .finally(() => setBusy(null));
                   }}
                 >
-                  Restore
+                  {t('board.restore')}
                 </button>
               )}
             </li>

@@ -146,7 +146,7 @@ export function BoardPage() {
         )}
       </div>
     );
-  if (!board.data) return <p className="loading">Loading board…</p>;
+  if (!board.data) return <p className="loading">{t('board.loading')}</p>;
   const project = board.data.project;
   return (
     <div className="board-page">
@@ -155,7 +155,7 @@ export function BoardPage() {
         {space.data && <span className="role">{space.data.name} · {space.data.role}</span>}
         <Filters filter={filter} onChange={setFilter} members={organization?.members ?? []} labels={labelList} />
         <Link className="archive-link" to={`/projects/${projectId}/archive`}>
-          Archived tasks
+          {t('board.archived')}
         </Link>
       </header>
       <MoveToContext.Provider value={canEdit ? setMoving : null}>
@@ -180,7 +180,7 @@ export function BoardPage() {
           ))}
           {canManage && (
             <div className="column new-column">
-              <InlineForm label="Add column" placeholder="Column name" onSubmit={(name) => stageActions.addStage(name)} />
+              <InlineForm label={t('board.addColumn')} placeholder={t('board.columnName')} onSubmit={(name) => stageActions.addStage(name)} />
             </div>
           )}
         </div>

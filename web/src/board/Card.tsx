@@ -6,8 +6,9 @@ import { Avatar } from '../common/people';
 import { dueOf } from './model';
 import { MoveToContext } from './MoveDialog';
 import { ArrowRightLeft, CalendarDays, GripVertical, MessageSquare, SquareCheck, Timer } from 'lucide-react';
+import { t, type MessageKey } from '../i18n';
 
-export const STATUS: Record<number, string> = { 1: 'Done', 2: 'Rejected', 3: 'Needs attention' };
+export const STATUS: Record<number, MessageKey> = { 1: 'status.1', 2: 'status.2', 3: 'status.3' };
 
 export interface CardProps {
   task: Task;
@@ -21,7 +22,7 @@ export interface CardProps {
   dragging?: boolean;
 }
 
-const hours = (h: number) => (Number.isInteger(h) ? `${h}h` : `${h.toFixed(1)}h`);
+const hours = (h: number) => t('task.hoursShort', { hours: Number.isInteger(h) ? h : h.toFixed(1) });
 
 /** One card: cover, labels, name, and the badges a board shows at a glance. */
 export const Card = memo(function Card({ task, projectId, members, labels, today, handle, dragging }: CardProps) {
@@ -37,7 +38,7 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
         </div>
       )}
       {task.tags.length > 0 && (
-        <ul className="labels" aria-label="Labels">
+        <ul className="labels" aria-label={t('card.labels')}>
           {task.tags.map((id) => {
             const label = labels.get(id);
             return label ? (
@@ -53,37 +54,37 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
           {task.name}
         </Link>
         {handle && (
-          <button type="button" className="handle" aria-label={`Move ${task.name}`} {...handle}>
+          <button type="button" className="handle" aria-label={t('card.move', { name: task.name })} {...handle}>
             <GripVertical aria-hidden="true" size={14} />
           </button>
         )}
         {moveTo && !dragging && (
-          <button type="button" className="move-to" aria-label={`Move to…: ${task.name}`} title="Move to…" onClick={() => moveTo(task)}>
+          <button type="button" className="move-to" aria-label={t('card.moveToFor', { name: task.name })} title={t('card.moveTo')} onClick={() => moveTo(task)}>
             <ArrowRightLeft aria-hidden="true" size={14} />
           </button>
         )}
       </div>
       <div className="badges">
-        {STATUS[task.status] && <span className={`badge status`}>{STATUS[task.status]}</span>}
+        {STATUS[task.status] && <span className={`badge status`}>{t(STATUS[task.status]!)}</span>}
         {due && (
-          <span className={`badge ${overdue ? 'overdue' : ''}`} title="Due date">
+          <span className={`badge ${overdue ? 'overdue' : ''}`} title={t('card.due')}>
             <CalendarDays aria-hidden="true" size={14} /> <time dateTime={due}>{due.slice(5)}</time>
-            {overdue && <span className="sr-only"> (overdue)</span>}
+            {overdue && <span className="sr-only"> {t('card.overdue')}</span>}
           </span>
         )}
         {items > 0 && (
-          <span className={`badge ${items === itemsChecked ? 'complete' : ''}`} title="Checklist">
+          <span className={`badge ${items === itemsChecked ? 'complete' : ''}`} title={t('card.checklist')}>
             <SquareCheck aria-hidden="true" size={14} /> {itemsChecked}/{items}
           </span>
         )}
         {task.hasMessages && (
-          <span className="badge" title="Has chat messages">
+          <span className="badge" title={t('card.hasChat')}>
             <MessageSquare aria-hidden="true" size={14} />
-            <span className="sr-only">Chat</span>
+            <span className="sr-only">{t('card.chat')}</span>
           </span>
         )}
         {(task.factTime > 0 || task.planTime > 0) && (
-          <span className="badge" title="Time spent / planned">
+          <span className="badge" title={t('card.time')}>
             <Timer aria-hidden="true" size={14} /> {hours(task.factTime)}
             {task.planTime > 0 ? ` / ${hours(task.planTime)}` : ''}
           </span>

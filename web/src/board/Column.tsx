@@ -7,6 +7,7 @@ import { InlineForm } from '../common/InlineForm';
 import { ColumnMenu } from './ColumnMenu';
 import { SortableCard } from './SortableCard';
 import type { StageActions } from './useBoardActions';
+import { t } from '../i18n';
 
 interface Props {
   stage: Stage;
@@ -44,7 +45,7 @@ export const Column = memo(function Column(props: Props) {
     <section className={`column ${isOver ? 'over' : ''} ${full ? 'full' : ''}`} aria-labelledby={headingId} data-stage-id={stage.id} style={stage.color ? { borderTopColor: stage.color } : undefined}>
       <header className="column-header">
         <h2 id={headingId}>{stage.name}</h2>
-        <span className="count" title={stage.tasksLimit ? 'Tasks / WIP limit' : 'Tasks'} data-testid="column-count">
+        <span className="count" title={stage.tasksLimit ? t('column.countLimit') : t('column.count')} data-testid="column-count">
           {total}
           {stage.tasksLimit > 0 && ` / ${stage.tasksLimit}`}
         </span>
@@ -71,7 +72,7 @@ export const Column = memo(function Column(props: Props) {
           </div>
         </SortableContext>
       </div>
-      {canEdit && <InlineForm className="add-card" label={`Add card to ${stage.name}`} placeholder="Card name" onSubmit={(name) => actions.addTask(stage, name)} />}
+      {canEdit && <InlineForm className="add-card" label={t('column.addCard', { name: stage.name })} placeholder={t('column.cardName')} onSubmit={(name) => actions.addTask(stage, name)} />}
     </section>
   );
 });

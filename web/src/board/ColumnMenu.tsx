@@ -5,6 +5,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { InlineForm } from '../common/InlineForm';
 import type { StageActions } from './useBoardActions';
 import { ArrowLeft, ArrowRight, Ellipsis } from 'lucide-react';
+import { t } from '../i18n';
 
 const COLOURS = ['', '#64748b', '#2563eb', '#7c3aed', '#db2777', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488'];
 
@@ -25,9 +26,9 @@ function DeleteColumn({ stage, columns, total, actions }: Omit<Props, 'position'
     <div className="delete-column">
       {others.length > 0 && (
         <label>
-          Move its tasks to
+          {t('column.moveTasksTo')}
           <select value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">{total > 0 ? 'Choose a column…' : 'Nowhere (it is empty)'}</option>
+            <option value="">{total > 0 ? t('column.chooseColumn') : t('column.nowhere')}</option>
             {others.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name}
@@ -36,7 +37,7 @@ function DeleteColumn({ stage, columns, total, actions }: Omit<Props, 'position'
           </select>
         </label>
       )}
-      <ConfirmButton label="Delete" name={`column ${stage.name}`} question={`Delete column ${stage.name}?`} onConfirm={() => actions.remove(stage, target ? Number(target) : null)} />
+      <ConfirmButton label={t('column.delete')} name={t('column.deleteName', { name: stage.name })} question={t('column.deleteQuestion', { name: stage.name })} onConfirm={() => actions.remove(stage, target ? Number(target) : null)} />
     </div>
   );
 }
@@ -45,13 +46,13 @@ function DeleteColumn({ stage, columns, total, actions }: Omit<Props, 'position'
 export function ColumnMenu({ stage, position, columns, total, actions }: Props) {
   return (
     <details className="column-menu">
-      <summary aria-label={`Column ${stage.name} settings`}>
+      <summary aria-label={t('column.settings', { name: stage.name })}>
         <Ellipsis aria-hidden="true" size={16} />
       </summary>
       <div className="menu-panel">
-        <InlineForm label="Rename" placeholder={stage.name} onSubmit={(name) => actions.rename(stage, name)} />
+        <InlineForm label={t('column.rename')} placeholder={stage.name} onSubmit={(name) => actions.rename(stage, name)} />
         <label>
-          WIP limit
+          {t('column.wipLimit')}
           <input
             type="number"
             min={0}
@@ -60,16 +61,16 @@ export function ColumnMenu({ stage, position, columns, total, actions }: Props) 
             onBlur={(e) => Number(e.target.value) !== stage.tasksLimit && void actions.limit(stage, Number(e.target.value)).catch(noop)}
           />
         </label>
-        <small id={`wip-hint-${stage.id}`}>0 = no limit</small>
+        <small id={`wip-hint-${stage.id}`}>{t('column.noLimit')}</small>
         <fieldset className="colours">
-          <legend>Colour</legend>
+          <legend>{t('column.colour')}</legend>
           {COLOURS.map((c) => (
             <button
               key={c || 'none'}
               type="button"
               className="swatch"
               style={{ background: c || 'transparent' }}
-              aria-label={c ? `Colour ${c}` : 'No colour'}
+              aria-label={c ? t('column.colourValue', { value: c }) : t('column.noColour')}
               aria-pressed={stage.color === c}
               onClick={() => void actions.colour(stage, c).catch(noop)}
             />
@@ -77,10 +78,10 @@ export function ColumnMenu({ stage, position, columns, total, actions }: Props) 
         </fieldset>
         <div className="row">
           <button type="button" disabled={position === 0} onClick={() => void actions.move(stage, position - 1).catch(noop)}>
-            <ArrowLeft aria-hidden="true" size={14} /> Move left
+            <ArrowLeft aria-hidden="true" size={14} /> {t('column.moveLeft')}
           </button>
           <button type="button" disabled={position === columns.length - 1} onClick={() => void actions.move(stage, position + 1).catch(noop)}>
-            Move right <ArrowRight aria-hidden="true" size={14} />
+            {t('column.moveRight')} <ArrowRight aria-hidden="true" size={14} />
           </button>
         </div>
         <DeleteColumn stage={stage} columns={columns} total={total} actions={actions} />

@@ -1,15 +1,16 @@
 import type { Label, Member } from '../api/client';
 import { isFiltered, NO_FILTER, type BoardFilter } from './model';
+import { t } from '../i18n';
 
 const num = (v: string) => (v === '' ? null : Number(v));
 
 export function Filters({ filter, onChange, members, labels }: { filter: BoardFilter; onChange: (f: BoardFilter) => void; members: Member[]; labels: Label[] }) {
   return (
-    <div className="filters" role="group" aria-label="Filter cards">
+    <div className="filters" role="group" aria-label={t('filter.cards')}>
       <label>
-        Assignee
+        {t('filter.assignee')}
         <select value={filter.assigneeId ?? ''} onChange={(e) => onChange({ ...filter, assigneeId: num(e.target.value) })}>
-          <option value="">Anyone</option>
+          <option value="">{t('filter.anyone')}</option>
           {members.map((m) => (
             <option key={m.userId} value={m.userId}>
               {m.name}
@@ -18,9 +19,9 @@ export function Filters({ filter, onChange, members, labels }: { filter: BoardFi
         </select>
       </label>
       <label>
-        Label
+        {t('filter.label')}
         <select value={filter.labelId ?? ''} onChange={(e) => onChange({ ...filter, labelId: num(e.target.value) })}>
-          <option value="">Any</option>
+          <option value="">{t('filter.any')}</option>
           {labels.map((l) => (
             <option key={l.id} value={l.id}>
               {l.name}
@@ -29,27 +30,27 @@ export function Filters({ filter, onChange, members, labels }: { filter: BoardFi
         </select>
       </label>
       <label>
-        Status
+        {t('filter.status')}
         <select value={filter.status ?? ''} onChange={(e) => onChange({ ...filter, status: num(e.target.value) })}>
-          <option value="">Any</option>
-          <option value="0">In work</option>
-          <option value="1">Done</option>
-          <option value="2">Rejected</option>
-          <option value="3">Needs attention</option>
+          <option value="">{t('filter.anyStatus')}</option>
+          <option value="0">{t('status.0')}</option>
+          <option value="1">{t('status.1')}</option>
+          <option value="2">{t('status.2')}</option>
+          <option value="3">{t('status.3')}</option>
         </select>
       </label>
       <label>
-        Due
+        {t('filter.due')}
         <select value={filter.due} onChange={(e) => onChange({ ...filter, due: e.target.value as BoardFilter['due'] })}>
-          <option value="any">Any time</option>
-          <option value="overdue">Overdue</option>
-          <option value="week">Next 7 days</option>
-          <option value="none">No due date</option>
+          <option value="any">{t('filter.anyTime')}</option>
+          <option value="overdue">{t('filter.overdue')}</option>
+          <option value="week">{t('filter.week')}</option>
+          <option value="none">{t('filter.noDue')}</option>
         </select>
       </label>
       {isFiltered(filter) && (
         <button type="button" className="ghost" onClick={() => onChange(NO_FILTER)}>
-          Clear filters
+          {t('filter.clear')}
         </button>
       )}
     </div>

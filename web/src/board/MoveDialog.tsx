@@ -2,6 +2,7 @@ import { createContext, useEffect, useRef, useState, type FormEvent } from 'reac
 import type { Stage, Task } from '../api/client';
 import { FormButtons } from '../common/FormButtons';
 import { placeOf } from './model';
+import { t } from '../i18n';
 
 /** Opens "Move to…" for a card (the board provides it; cards without it show no such button). */
 export const MoveToContext = createContext<((task: Task) => void) | null>(null);
@@ -50,9 +51,9 @@ export function MoveDialog({ task, projectId, stages, columns, onMove, onClose }
   return (
     <dialog ref={dialog} className="move-dialog" aria-labelledby={title} onClose={onClose} onCancel={onClose}>
       <form onSubmit={submit} className="move-form">
-        <h2 id={title}>Move “{task.name}”</h2>
+        <h2 id={title}>{t('move.title', { name: task.name })}</h2>
         <label>
-          Column
+          {t('move.column')}
           <select value={stageId} onChange={(e) => pickColumn(Number(e.target.value))}>
             {stages.map((s) => (
               <option key={s.id} value={s.id}>
@@ -62,16 +63,16 @@ export function MoveDialog({ task, projectId, stages, columns, onMove, onClose }
           </select>
         </label>
         <label>
-          Position
+          {t('move.position')}
           <select value={index} onChange={(e) => setIndex(Number(e.target.value))}>
             {Array.from({ length: others.length + 1 }, (_, i) => (
               <option key={i} value={i}>
-                {i === 0 ? `1 (top)` : i === others.length ? `${i + 1} (bottom)` : String(i + 1)}
+                {i === 0 && others.length > 0 ? t('move.top', { n: 1 }) : i === others.length && i > 0 ? t('move.bottom', { n: i + 1 }) : String(i + 1)}
               </option>
             ))}
           </select>
         </label>
-        <FormButtons busy={false} submit="Move" onCancel={onClose} />
+        <FormButtons busy={false} submit={t('move.submit')} onCancel={onClose} />
       </form>
     </dialog>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { noop } from './action';
+import { t } from '../i18n';
 
 /**
  * A destructive action asked twice, in place (no browser dialog): the first click shows the
@@ -24,10 +25,10 @@ export function ConfirmButton({ label, name, question, onConfirm }: { label: str
     <span className="confirm" role="group" aria-label={question}>
       <span>{question}</span>
       <button type="button" className="danger" disabled={busy} autoFocus onClick={() => void confirm()}>
-        Yes, {label.toLowerCase()}
+        {t('confirm.yes', { action: label.toLowerCase() })}
       </button>
       <button type="button" className="ghost" onClick={() => setAsking(false)}>
-        Cancel
+        {t('action.cancel')}
       </button>
     </span>
   );

@@ -3,6 +3,7 @@
  * Escape puts the old one back; an emptied field says the name is required instead of dropping it.
  */
 import { useState } from 'react';
+import { t } from '../i18n';
 
 export function TitleInput({ id, label, name, onRename }: { id: string; label: string; name: string; onRename: (name: string) => void }) {
   const [empty, setEmpty] = useState(false);
@@ -44,7 +45,7 @@ export function TitleInput({ id, label, name, onRename }: { id: string; label: s
       />
       {empty && (
         <span className="field-error" id={errorId} role="alert">
-          A name is required
+          {t('form.nameRequired')}
         </span>
       )}
     </span>

@@ -5,6 +5,7 @@ import { useSession } from '../shell/session';
 import { badgeText, notificationKeys, unreadCountQuery } from './model';
 import { NotificationPanel } from './NotificationPanel';
 import './notifications.css';
+import { t } from '../i18n';
 
 /** The header's bell: the unread count, kept current by notification events; opens the list. */
 export function NotificationBell() {
@@ -42,7 +43,7 @@ export function NotificationBell() {
         className="ghost bell-button"
         aria-expanded={open}
         aria-controls={open ? 'notifications-panel' : undefined}
-        aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+        aria-label={count > 0 ? t('notifications.bellUnread', { count }) : t('notifications.bell')}
         onClick={() => setOpen(!open)}
       >
         <BellIcon aria-hidden="true" size={18} />

@@ -6,6 +6,8 @@ import { LoadMore } from '../common/LoadMore';
 import { itemsOf } from '../common/paging';
 import { ago, when } from '../common/time';
 import { markAllRead, markRead, notificationKeys, notificationsQuery, notificationTarget, type Notification } from './model';
+import { t } from '../i18n';
+import { errorText } from '../common/toast';
 
 /** The bell's list: newest first, paged; opening one marks it read and goes to its task. */
 export function NotificationPanel({ id, unread, onClose }: { id: string; unread: number; onClose: () => void }) {
@@ -27,26 +29,26 @@ export function NotificationPanel({ id, unread, onClose }: { id: string; unread:
   return (
     <section id={id} className="notifications-panel" aria-labelledby={`${id}-title`}>
       <header className="notifications-head">
-        <h2 id={`${id}-title`}>Notifications</h2>
+        <h2 id={`${id}-title`}>{t('notifications.title')}</h2>
         <label>
-          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} /> Unread only
+          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} /> {t('notifications.unreadOnly')}
         </label>
         <button type="button" disabled={unread === 0} onClick={() => void run(markAllRead, notificationKeys.all).catch(noop)}>
-          Mark all read
+          {t('notifications.markAll')}
         </button>
       </header>
       {list.isError && (
         <p className="form-error" role="alert">
-          {list.error.message}
+          {errorText(list.error)}
         </p>
       )}
-      {list.isSuccess && items.length === 0 && <p className="muted empty">{unreadOnly ? 'Nothing unread.' : 'No notifications yet.'}</p>}
+      {list.isSuccess && items.length === 0 && <p className="muted empty">{unreadOnly ? t('notifications.nothingUnread') : t('notifications.none')}</p>}
       <ul className="notification-list">
         {items.map((n) => (
           <li key={n.id} className={n.read ? 'notification' : 'notification unread'}>
             <button type="button" className="notification-open" onClick={() => open(n)}>
               <span className="notification-text">
-                {!n.read && <span className="sr-only">Unread: </span>}
+                {!n.read && <span className="sr-only">{t('notifications.unread')} </span>}
                 {n.text}
               </span>
               <time dateTime={n.createdAt} title={when(n.createdAt)}>

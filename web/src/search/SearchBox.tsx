@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import './search.css';
+import { t } from '../i18n';
 
 /** The header's search field: submitting opens the results page for the words. */
 export function SearchBox() {
@@ -17,7 +18,7 @@ export function SearchBox() {
 
   return (
     <form role="search" className="search-box" onSubmit={submit}>
-      <input key={current} name="q" type="search" defaultValue={current} aria-label="Search tasks and reglaments" placeholder="Search…" maxLength={500} />
+      <input key={current} name="q" type="search" defaultValue={current} aria-label={t('search.label')} placeholder={t('search.placeholder')} maxLength={500} />
     </form>
   );
 }

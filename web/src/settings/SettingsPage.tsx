@@ -1,5 +1,6 @@
 import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { t } from '../i18n';
+import { errorText } from '../common/toast';
 import { ProfilePanel } from './ProfilePanel';
 import { useQuery } from '@tanstack/react-query';
 import { organizationQuery, spacesQuery } from '../api/queries';
@@ -19,21 +20,21 @@ import './settings.css';
 export function SettingsPage() {
   const organization = useQuery(organizationQuery);
   const spaces = useQuery(spacesQuery);
-  if (organization.error || spaces.error) return <p className="page-error" role="alert">{(organization.error ?? spaces.error)!.message}</p>;
-  if (!organization.data || !spaces.data) return <p className="loading">Loading settings…</p>;
+  if (organization.error || spaces.error) return <p className="page-error" role="alert">{errorText(organization.error ?? spaces.error)}</p>;
+  if (!organization.data || !spaces.data) return <p className="loading">{t('settings.loading')}</p>;
   const administers = isOrgAdmin(organization.data.role) || spaces.data.some((s) => s.role === 'admin');
   const tabs = [
-    { path: 'members', label: 'Members', element: <MembersPanel />, shown: true },
-    { path: 'invites', label: 'Invite links', element: <InvitesPanel />, shown: administers },
-    { path: 'tokens', label: 'API tokens', element: <TokensPanel />, shown: true },
-    { path: 'security', label: 'Security', element: <SecurityPanel />, shown: true },
-    { path: 'webhooks', label: 'Webhooks', element: <WebhooksPanel />, shown: administers },
+    { path: 'members', label: t('settings.members'), element: <MembersPanel />, shown: true },
+    { path: 'invites', label: t('settings.invites'), element: <InvitesPanel />, shown: administers },
+    { path: 'tokens', label: t('settings.tokens'), element: <TokensPanel />, shown: true },
+    { path: 'security', label: t('settings.security'), element: <SecurityPanel />, shown: true },
+    { path: 'webhooks', label: t('settings.webhooks'), element: <WebhooksPanel />, shown: administers },
     { path: 'profile', label: t('profile.title'), element: <ProfilePanel />, shown: true },
   ].filter((tab) => tab.shown);
   return (
     <div className="page settings">
-      <h1>Settings</h1>
-      <nav className="settings-tabs" aria-label="Settings">
+      <h1>{t('settings.title')}</h1>
+      <nav className="settings-tabs" aria-label={t('settings.title')}>
         {tabs.map((tab) => (
           <NavLink key={tab.path} to={`/settings/${tab.path}`}>
             {tab.label}

@@ -22,7 +22,7 @@ function OrganizationSwitcher() {
   if (!organizations) return null;
   return (
     <label className="org-switcher">
-      <span className="sr-only">Organization</span>
+      <span className="sr-only">{t('shell.organization')}</span>
       <select
         value={active?.id ?? ''}
         onChange={async (e) => {
@@ -37,7 +37,7 @@ function OrganizationSwitcher() {
       >
         {organizations.map((o) => (
           <option key={o.id} value={o.id}>
-            {o.name ?? `Organization ${o.id}`}
+            {o.name ?? t('shell.organizationN', { id: o.id })}
           </option>
         ))}
       </select>
@@ -47,9 +47,9 @@ function OrganizationSwitcher() {
 
 function LiveIndicator() {
   const status = useLiveStatus();
-  const text = status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Offline';
+  const text = status === 'live' ? t('shell.live') : status === 'connecting' ? t('shell.connecting') : t('shell.offline');
   return (
-    <span className={`live live-${status}`} role="status" title="Real-time updates" data-testid="live-status" data-status={status}>
+    <span className={`live live-${status}`} role="status" title={t('shell.realtime')} data-testid="live-status" data-status={status}>
       {text}
     </span>
   );
@@ -63,11 +63,11 @@ function Account({ className }: { className: string }) {
     <div className={className}>
       <OrganizationSwitcher />
       <NavLink className="topbar-link" to="/settings">
-        <Settings aria-hidden="true" size={16} /> Settings
+        <Settings aria-hidden="true" size={16} /> {t('shell.settings')}
       </NavLink>
       {me && <span className="me">{me.name}</span>}
       <button className="ghost sign-out" onClick={() => void signOut()}>
-        <LogOut aria-hidden="true" size={16} /> Sign out
+        <LogOut aria-hidden="true" size={16} /> {t('shell.signOut')}
       </button>
     </div>
   );
@@ -101,7 +101,7 @@ export function Layout() {
       </a>
       <Shortcuts />
       <header className="topbar">
-        <button type="button" className="ghost menu-button" aria-expanded={menuOpen} aria-controls="sidebar" aria-label={menuOpen ? 'Close menu' : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
+        <button type="button" className="ghost menu-button" aria-expanded={menuOpen} aria-controls="sidebar" aria-label={menuOpen ? t('shell.closeMenu') : t('shell.menu')} onClick={() => setMenuOpen(!menuOpen)}>
           {menuOpen ? <X aria-hidden="true" size={20} /> : <Menu aria-hidden="true" size={20} />}
         </button>
         <a className="brand" href="/app/">

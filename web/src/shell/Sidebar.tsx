@@ -7,12 +7,13 @@ import { InlineForm } from '../common/InlineForm';
 import { noop, useAction } from '../common/action';
 import { ReportsLink, SpaceLinks } from './SpaceLinks';
 import { ChevronDown, ChevronRight, Star as StarIcon } from 'lucide-react';
+import { t } from '../i18n';
 
 type ProjectItem = Schemas['Project'];
 
 function Star({ on, label, onToggle }: { on: boolean; label: string; onToggle: () => void }) {
   return (
-    <button type="button" className={`star ${on ? 'on' : ''}`} aria-pressed={on} aria-label={`Favourite ${label}`} onClick={onToggle}>
+    <button type="button" className={`star ${on ? 'on' : ''}`} aria-pressed={on} aria-label={t('sidebar.favourite', { name: label })} onClick={onToggle}>
       <StarIcon aria-hidden="true" size={14} fill={on ? 'currentColor' : 'none'} />
     </button>
   );
@@ -60,8 +61,8 @@ function SpaceEntry({ space, projects, groups }: { space: Space; projects: Proje
           {canEdit && (
             <li>
               <InlineForm
-                label={`New project in ${space.name}`}
-                placeholder="Project name"
+                label={t('sidebar.newProject', { name: space.name })}
+                placeholder={t('sidebar.projectName')}
                 onSubmit={async (name) => {
                   const project = await run(() => call(api.POST('/projects', { body: { spaceId: space.id, name } })), keys.projects);
                   navigate(`/projects/${project.id}`);
@@ -72,9 +73,9 @@ function SpaceEntry({ space, projects, groups }: { space: Space; projects: Proje
           {groups.length > 0 && (
             <li>
               <label className="group-select">
-                Folder
+                {t('sidebar.folder')}
                 <select value={currentGroup?.id ?? ''} onChange={(e) => void moveToGroup(e.target.value)}>
-                  <option value="">None</option>
+                  <option value="">{t('sidebar.none')}</option>
                   {groups.map((g) => (
                     <option key={g.id} value={g.id}>
                       {g.name}
@@ -100,11 +101,11 @@ export function Sidebar({ footer }: { footer?: ReactNode }) {
   const entry = (space: Space) => <SpaceEntry key={space.id} space={space} projects={projectsOf(space)} groups={groups} />;
   const favourites = [...spaces.filter((s) => s.favorite).map((s) => ({ key: `s${s.id}`, name: s.name, to: null })), ...projects.filter((p) => p.favorite).map((p) => ({ key: `p${p.id}`, name: p.name, to: `/projects/${p.id}` }))];
   return (
-    <nav className="sidebar" id="sidebar" aria-label="Spaces and projects">
+    <nav className="sidebar" id="sidebar" aria-label={t('sidebar.nav')}>
       <ReportsLink />
       {favourites.length > 0 && (
         <section>
-          <h2>Favourites</h2>
+          <h2>{t('sidebar.favourites')}</h2>
           <ul className="favourites">
             {favourites.map((f) => (
               <li key={f.key}>{f.to ? <NavLink to={f.to}><StarIcon aria-hidden="true" size={12} fill="currentColor" /> {f.name}</NavLink> : <span><StarIcon aria-hidden="true" size={12} fill="currentColor" /> {f.name}</span>}</li>
@@ -113,7 +114,7 @@ export function Sidebar({ footer }: { footer?: ReactNode }) {
         </section>
       )}
       <section>
-        <h2>Spaces</h2>
+        <h2>{t('sidebar.spaces')}</h2>
         {groups.map((g) => (
           <div key={g.id} className="group">
             <h3>{g.name}</h3>
@@ -121,8 +122,8 @@ export function Sidebar({ footer }: { footer?: ReactNode }) {
           </div>
         ))}
         <ul>{spaces.filter((s) => !grouped.has(s.id)).map(entry)}</ul>
-        <InlineForm label="New space" placeholder="Space name" onSubmit={(name) => run(() => call(api.POST('/spaces', { body: { name } })), keys.spaces)} />
-        <InlineForm label="New folder" placeholder="Folder name" onSubmit={(name) => run(() => call(api.POST('/space-groups', { body: { name } })), keys.groups)} />
+        <InlineForm label={t('sidebar.newSpace')} placeholder={t('sidebar.spaceName')} onSubmit={(name) => run(() => call(api.POST('/spaces', { body: { name } })), keys.spaces)} />
+        <InlineForm label={t('sidebar.newFolder')} placeholder={t('sidebar.folderName')} onSubmit={(name) => run(() => call(api.POST('/space-groups', { body: { name } })), keys.groups)} />
       </section>
       {footer}
     </nav>

@@ -7,6 +7,7 @@ import { canDeleteMessage, canEditMessage } from '../common/roles';
 import { ChatMessage } from './Message';
 import { MentionInput } from './MentionInput';
 import { toWire, type Person, type Picked } from './mentions';
+import { t } from '../i18n';
 
 interface Props {
   taskId: number;
@@ -46,7 +47,7 @@ export function Chat({ taskId, canEdit, spaceRole, members, people, onCover }: P
 
   return (
     <section className="section" aria-labelledby="chat-title">
-      <h3 id="chat-title">Chat</h3>
+      <h3 id="chat-title">{t('task.chat')}</h3>
       <ol className="messages">
         {ordered.map((m) => (
           <ChatMessage
@@ -62,17 +63,17 @@ export function Chat({ taskId, canEdit, spaceRole, members, people, onCover }: P
             onCover={onCover}
           />
         ))}
-        {ordered.length === 0 && <li className="muted">No messages yet.</li>}
+        {ordered.length === 0 && <li className="muted">{t('task.noMessages')}</li>}
       </ol>
       {canEdit && (
         <form className="compose" onSubmit={send}>
-          <MentionInput name="text" label="Message" placeholder="Write a message; type @ to mention someone" value={text} people={people} onChange={setText} onPick={(p) => setPicked((list) => [...list, p])} />
+          <MentionInput name="text" label={t('task.message')} placeholder={t('task.messagePlaceholder')} value={text} people={people} onChange={setText} onPick={(p) => setPicked((list) => [...list, p])} />
           <div className="row">
             <label className="file-pick">
-              <span className="sr-only">Attach files</span>
+              <span className="sr-only">{t('task.attach')}</span>
               <input type="file" name="files[]" multiple />
             </label>
-            <button className="primary">Send</button>
+            <button className="primary">{t('task.send')}</button>
           </div>
         </form>
       )}

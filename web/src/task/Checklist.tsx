@@ -4,6 +4,7 @@ import { keys } from '../api/queries';
 import { InlineForm } from '../common/InlineForm';
 import type { Write } from './TaskDrawer';
 import { X } from 'lucide-react';
+import { t } from '../i18n';
 
 export function Checklist({ taskId, canEdit, write }: { taskId: number; canEdit: boolean; write: Write }) {
   const { data: items = [] } = useQuery({ queryKey: keys.taskPart(taskId, 'subtasks'), queryFn: () => call(api.GET('/tasks/{taskId}/subtasks', { params: { path: { taskId } } })) });
@@ -12,14 +13,14 @@ export function Checklist({ taskId, canEdit, write }: { taskId: number; canEdit:
   return (
     <section className="section" aria-labelledby="checklist-title">
       <div className="section-head">
-        <h3 id="checklist-title">Checklist</h3>
+        <h3 id="checklist-title">{t('task.checklist')}</h3>
         {items.length > 0 && (
           <span className="muted">
             {done}/{items.length}
           </span>
         )}
       </div>
-      {items.length > 0 && <progress max={items.length} value={done} aria-label="Checklist progress" />}
+      {items.length > 0 && <progress max={items.length} value={done} aria-label={t('task.checklistProgress')} />}
       <ul className="checklist">
         {items.map((item) => (
           <li key={item.id}>
@@ -33,14 +34,14 @@ export function Checklist({ taskId, canEdit, write }: { taskId: number; canEdit:
               <span className={item.isChecked ? 'checked' : ''}>{item.name}</span>
             </label>
             {canEdit && (
-              <button type="button" className="ghost small" aria-label={`Delete ${item.name}`} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/subtasks/{subtaskId}', path(item.id))), 'subtasks')}>
+              <button type="button" className="ghost small" aria-label={t('task.deleteItem', { name: item.name })} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/subtasks/{subtaskId}', path(item.id))), 'subtasks')}>
                 <X aria-hidden="true" size={14} />
               </button>
             )}
           </li>
         ))}
       </ul>
-      {canEdit && <InlineForm label="Add item" placeholder="Checklist item" onSubmit={(name) => write(() => call(api.POST('/tasks/{taskId}/subtasks', { params: { path: { taskId } }, body: { name } })), 'subtasks')} />}
+      {canEdit && <InlineForm label={t('task.addItem')} placeholder={t('task.itemPlaceholder')} onSubmit={(name) => write(() => call(api.POST('/tasks/{taskId}/subtasks', { params: { path: { taskId } }, body: { name } })), 'subtasks')} />}
     </section>
   );
 }

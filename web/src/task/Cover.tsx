@@ -1,6 +1,7 @@
 import { api, call, upload, type Task } from '../api/client';
 import { FileImage } from '../common/files';
 import type { Write } from './TaskDrawer';
+import { t } from '../i18n';
 
 /** The card's cover as the API names it: an uploaded image, or an image file of the organization (a chat attachment). */
 export const coverWrites = (taskId: number) => ({
@@ -20,11 +21,11 @@ export function Cover({ task, canEdit, write }: { task: Task; canEdit: boolean; 
   return (
     <section className="section cover-section" aria-labelledby="cover-title">
       <div className="section-head">
-        <h3 id="cover-title">Cover</h3>
+        <h3 id="cover-title">{t('task.cover')}</h3>
         {canEdit && (
           <span className="row">
-            <label className="file-pick" title="PNG, JPEG, WebP, GIF or AVIF; or use an image attached in the chat">
-              {task.cover ? 'Replace' : 'Upload a cover image'}{' '}
+            <label className="file-pick" title={t('task.coverHint')}>
+              {task.cover ? t('task.replaceCover') : t('task.uploadCover')}{' '}
               <input
                 type="file"
                 accept="image/png,image/jpeg,image/webp,image/gif,image/avif"
@@ -37,7 +38,7 @@ export function Cover({ task, canEdit, write }: { task: Task; canEdit: boolean; 
             </label>
             {task.cover && (
               <button type="button" className="ghost" onClick={() => void write(writes.remove)}>
-                Remove cover
+                {t('task.removeCover')}
               </button>
             )}
           </span>
@@ -45,7 +46,7 @@ export function Cover({ task, canEdit, write }: { task: Task; canEdit: boolean; 
       </div>
       {task.cover && (
         <div className="cover-preview" style={{ background: task.cover.dominantColor }}>
-          <FileImage link={`/files/${task.cover.pictureUid}`} alt="The task's cover" width={task.cover.width} height={task.cover.height} data-testid="cover-image" />
+          <FileImage link={`/files/${task.cover.pictureUid}`} alt={t('task.coverAlt')} width={task.cover.width} height={task.cover.height} data-testid="cover-image" />
         </div>
       )}
     </section>

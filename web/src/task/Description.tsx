@@ -5,6 +5,7 @@ import { keys } from '../api/queries';
 import { renderMarkdown } from '../common/markdown';
 import type { Write } from './TaskDrawer';
 import { FormButtons } from '../common/FormButtons';
+import { t } from '../i18n';
 
 export function Description({ taskId, canEdit, write }: { taskId: number; canEdit: boolean; write: Write }) {
   const { data } = useQuery({ queryKey: keys.taskPart(taskId, 'description'), queryFn: () => call(api.GET('/tasks/{taskId}/description', { params: { path: { taskId } } })) });
@@ -13,10 +14,10 @@ export function Description({ taskId, canEdit, write }: { taskId: number; canEdi
   return (
     <section className="section" aria-labelledby="description-title">
       <div className="section-head">
-        <h3 id="description-title">Description</h3>
+        <h3 id="description-title">{t('task.description')}</h3>
         {canEdit && !editing && (
           <button type="button" className="ghost" onClick={() => setEditing(true)}>
-            Edit
+            {t('task.edit')}
           </button>
         )}
       </div>
@@ -29,13 +30,13 @@ export function Description({ taskId, canEdit, write }: { taskId: number; canEdi
             setEditing(false);
           }}
         >
-          <textarea name="description" aria-label="Description (Markdown)" defaultValue={text} rows={8} autoFocus />
+          <textarea name="description" aria-label={t('task.descriptionMarkdown')} defaultValue={text} rows={8} autoFocus />
           <FormButtons onCancel={() => setEditing(false)} />
         </form>
       ) : text ? (
         <div className="markdown" data-testid="description" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />
       ) : (
-        <p className="muted">No description.</p>
+        <p className="muted">{t('task.noDescription')}</p>
       )}
     </section>
   );

@@ -4,19 +4,20 @@ import { Avatar } from '../common/people';
 import { Labels } from './Labels';
 import type { Write } from './TaskDrawer';
 import { X } from 'lucide-react';
+import { t } from '../i18n';
 
 const STATUSES = [
-  [0, 'In work'],
-  [1, 'Done'],
-  [2, 'Rejected'],
-  [3, 'Needs attention'],
+  [0, 'status.0'],
+  [1, 'status.1'],
+  [2, 'status.2'],
+  [3, 'status.3'],
 ] as const;
 const IMPORTANCE = [
-  [-1, 'Not set'],
-  [0, 'Low'],
-  [1, 'Medium'],
-  [2, 'High'],
-  [3, 'Critical'],
+  [-1, 'importance.-1'],
+  [0, 'importance.0'],
+  [1, 'importance.1'],
+  [2, 'importance.2'],
+  [3, 'importance.3'],
 ] as const;
 
 interface Props {
@@ -37,19 +38,19 @@ function People({ title, ids, members, canEdit, onAdd, onRemove }: { title: stri
       <ul className="chips" aria-labelledby={`people-${title}`}>
         {ids.map((id) => (
           <li key={id} className="chip">
-            <Avatar member={byId.get(id) ?? { userId: id, name: `User ${id}` }} size={20} /> {byId.get(id)?.name ?? `User ${id}`}
+            <Avatar member={byId.get(id) ?? { userId: id, name: t('task.userN', { id }) }} size={20} /> {byId.get(id)?.name ?? t('task.userN', { id })}
             {canEdit && (
-              <button type="button" className="chip-remove" aria-label={`Remove ${byId.get(id)?.name ?? id} from ${title.toLowerCase()}`} onClick={() => onRemove(id)}>
+              <button type="button" className="chip-remove" aria-label={t('task.removePerson', { name: byId.get(id)?.name ?? id, list: title.toLowerCase() })} onClick={() => onRemove(id)}>
                 <X aria-hidden="true" size={14} />
               </button>
             )}
           </li>
         ))}
-        {ids.length === 0 && <li className="muted">None</li>}
+        {ids.length === 0 && <li className="muted">{t('task.none')}</li>}
       </ul>
       {canEdit && (
-        <select aria-label={`Add to ${title.toLowerCase()}`} value="" onChange={(e) => e.target.value && onAdd(Number(e.target.value))}>
-          <option value="">Add…</option>
+        <select aria-label={t('task.addTo', { list: title.toLowerCase() })} value="" onChange={(e) => e.target.value && onAdd(Number(e.target.value))}>
+          <option value="">{t('task.add')}</option>
           {members
             .filter((m) => !ids.includes(m.userId) && m.active)
             .map((m) => (
@@ -70,43 +71,43 @@ export function Fields({ task, canEdit, members, labels, write }: Props) {
   const setDate = (field: 'dateBeginWithoutTime' | 'dateEndWithoutTime', value: string) => write(() => call(api.PATCH('/tasks/{taskId}/dates', { ...path, body: { [field]: value || null } })));
   const userPath = (userId: number) => ({ params: { path: { taskId: task.id, userId } } });
   return (
-    <section className="fields" aria-label="Properties">
+    <section className="fields" aria-label={t('task.properties')}>
       <label className="field">
-        <span className="field-label">Status</span>
+        <span className="field-label">{t('task.status')}</span>
         <select disabled={!canEdit} value={task.status} onChange={(e) => void setStatus(Number(e.target.value))}>
-          {STATUSES.map(([v, text]) => (
+          {STATUSES.map(([v, key]) => (
             <option key={v} value={v}>
-              {text}
+              {t(key)}
             </option>
           ))}
         </select>
       </label>
       {task.status === 3 && (
         <label className="field">
-          <span className="field-label">Block reason</span>
+          <span className="field-label">{t('task.blockReason')}</span>
           <input disabled={!canEdit} defaultValue={task.blockReason ?? ''} key={task.blockReason} onBlur={(e) => e.target.value !== (task.blockReason ?? '') && void setStatus(3, e.target.value || null)} />
         </label>
       )}
       <label className="field">
-        <span className="field-label">Start</span>
+        <span className="field-label">{t('task.start')}</span>
         <input type="date" disabled={!canEdit} value={task.dateBeginWithoutTime ?? ''} onChange={(e) => void setDate('dateBeginWithoutTime', e.target.value)} />
       </label>
       <label className="field">
-        <span className="field-label">Due</span>
+        <span className="field-label">{t('task.due')}</span>
         <input type="date" disabled={!canEdit} value={task.dateEndWithoutTime ?? ''} onChange={(e) => void setDate('dateEndWithoutTime', e.target.value)} />
       </label>
       <label className="field">
-        <span className="field-label">Importance</span>
+        <span className="field-label">{t('task.importance')}</span>
         <select disabled={!canEdit} value={task.importance} onChange={(e) => void write(() => call(api.PATCH('/tasks/{taskId}/importance', { ...path, body: { importance: Number(e.target.value) } })))}>
-          {IMPORTANCE.map(([v, text]) => (
+          {IMPORTANCE.map(([v, key]) => (
             <option key={v} value={v}>
-              {text}
+              {t(key)}
             </option>
           ))}
         </select>
       </label>
       <People
-        title="Assignees"
+        title={t('task.assignees')}
         ids={task.responsibleUserId}
         members={members}
         canEdit={canEdit}
@@ -114,7 +115,7 @@ export function Fields({ task, canEdit, members, labels, write }: Props) {
         onRemove={(userId) => void write(() => call(api.DELETE('/tasks/{taskId}/assignees/{userId}', userPath(userId))))}
       />
       <People
-        title="Members"
+        title={t('task.members')}
         ids={task.members}
         members={members}
         canEdit={canEdit}
@@ -122,7 +123,7 @@ export function Fields({ task, canEdit, members, labels, write }: Props) {
         onRemove={(userId) => void write(() => call(api.DELETE('/tasks/{taskId}/members/{userId}', userPath(userId))))}
       />
       <People
-        title="Inspectors"
+        title={t('task.inspectors')}
         ids={task.inspectors.map((i) => i.userId)}
         members={members}
         canEdit={canEdit}

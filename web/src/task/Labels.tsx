@@ -8,6 +8,7 @@ import { canDeleteLabels, canManageLabels } from '../common/roles';
 import type { Write } from './TaskDrawer';
 import { FormButtons } from '../common/FormButtons';
 import { X } from 'lucide-react';
+import { t } from '../i18n';
 
 const PALETTE = ['#7c3aed', '#0e7490', '#b91c1c', '#15803d', '#c2410c', '#1d4ed8', '#be185d', '#4d7c0f'];
 
@@ -26,10 +27,10 @@ function LabelRow({ label, canDelete }: { label: Label; canDelete: boolean }) {
   return (
     <li>
       <form className="label-row" onSubmit={save}>
-        <input type="color" name="color" aria-label={`Colour of label ${label.name}`} defaultValue={label.color.toLowerCase()} key={label.color} />
-        <input name="name" aria-label={`Name of label ${label.name}`} defaultValue={label.name} key={label.name} maxLength={500} required />
-        <button type="submit">Save</button>
-        {canDelete && <ConfirmButton label="Delete" name={`label ${label.name}`} question="Remove it from every task?" onConfirm={() => run(() => call(api.DELETE('/labels/{labelId}', path)), keys.labels)} />}
+        <input type="color" name="color" aria-label={t('task.labelColourOf', { name: label.name })} defaultValue={label.color.toLowerCase()} key={label.color} />
+        <input name="name" aria-label={t('task.labelNameOf', { name: label.name })} defaultValue={label.name} key={label.name} maxLength={500} required />
+        <button type="submit">{t('action.save')}</button>
+        {canDelete && <ConfirmButton label={t('action.delete')} name={t('task.deleteLabelName', { name: label.name })} question={t('task.deleteLabelQuestion')} onConfirm={() => run(() => call(api.DELETE('/labels/{labelId}', path)), keys.labels)} />}
       </form>
     </li>
   );
@@ -42,7 +43,7 @@ function NewLabel({ taskId, write, count }: { taskId: number; write: Write; coun
   if (!open)
     return (
       <button type="button" className="add" onClick={() => setOpen(true)}>
-        + New label
+        {t('task.newLabelButton')}
       </button>
     );
   async function create(event: FormEvent<HTMLFormElement>) {
@@ -56,14 +57,14 @@ function NewLabel({ taskId, write, count }: { taskId: number; write: Write; coun
     await write(() => call(api.POST('/tasks/{taskId}/labels', { params: { path: { taskId } }, body: { labelId: label.id } })));
   }
   return (
-    <form className="inline-form" onSubmit={create} aria-label="New label">
-      <input name="name" aria-label="Label name" placeholder="Label name" autoFocus maxLength={500} onKeyDown={(e) => {
+    <form className="inline-form" onSubmit={create} aria-label={t('task.newLabel')}>
+      <input name="name" aria-label={t('task.labelName')} placeholder={t('task.labelName')} autoFocus maxLength={500} onKeyDown={(e) => {
           if (e.key !== 'Escape') return;
           e.preventDefault();
           setOpen(false);
         }} />
-      <input type="color" name="color" aria-label="Label colour" defaultValue={PALETTE[count % PALETTE.length]} />
-      <FormButtons submit="Create" onCancel={() => setOpen(false)} className="inline-form-buttons" />
+      <input type="color" name="color" aria-label={t('task.labelColour')} defaultValue={PALETTE[count % PALETTE.length]} />
+      <FormButtons submit={t('task.create')} onCancel={() => setOpen(false)} className="inline-form-buttons" />
     </form>
   );
 }
@@ -77,7 +78,7 @@ export function Labels({ task, canEdit, labels, write }: { task: Task; canEdit: 
   return (
     <div className="field labels-field">
       <span className="field-label" id="labels-title">
-        Labels
+        {t('task.labels')}
       </span>
       <ul className="chips" aria-labelledby="labels-title">
         {task.tags.map((id) => {
@@ -86,7 +87,7 @@ export function Labels({ task, canEdit, labels, write }: { task: Task; canEdit: 
             <li key={id} className="chip label" style={{ background: label?.color }}>
               {label?.name ?? id}
               {canEdit && (
-                <button type="button" className="chip-remove" aria-label={`Remove label ${label?.name ?? id}`} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/labels/{labelId}', { params: { path: { taskId: task.id, labelId: id } } })))}>
+                <button type="button" className="chip-remove" aria-label={t('task.removeLabel', { name: label?.name ?? id })} onClick={() => void write(() => call(api.DELETE('/tasks/{taskId}/labels/{labelId}', { params: { path: { taskId: task.id, labelId: id } } })))}>
                   <X aria-hidden="true" size={14} />
                 </button>
               )}
@@ -96,8 +97,8 @@ export function Labels({ task, canEdit, labels, write }: { task: Task; canEdit: 
       </ul>
       {canEdit && (
         <div className="row">
-          <select aria-label="Add label" value="" onChange={(e) => e.target.value && void write(() => call(api.POST('/tasks/{taskId}/labels', { ...path, body: { labelId: Number(e.target.value) } })))}>
-            <option value="">Add…</option>
+          <select aria-label={t('task.addLabel')} value="" onChange={(e) => e.target.value && void write(() => call(api.POST('/tasks/{taskId}/labels', { ...path, body: { labelId: Number(e.target.value) } })))}>
+            <option value="">{t('task.add')}</option>
             {labels
               .filter((l) => !task.tags.includes(l.id))
               .map((l) => (
@@ -111,7 +112,7 @@ export function Labels({ task, canEdit, labels, write }: { task: Task; canEdit: 
       )}
       {manage && labels.length > 0 && (
         <details className="manage-labels">
-          <summary>Edit labels</summary>
+          <summary>{t('task.editLabels')}</summary>
           <ul className="label-rows">
             {labels.map((l) => (
               <LabelRow key={l.id} label={l} canDelete={canDeleteLabels(organization?.role)} />

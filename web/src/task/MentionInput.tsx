@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Avatar } from '../common/people';
 import { activeMention, insertMention, labelOf, matchPeople, startMention, type Person, type Picked } from './mentions';
+import { t } from '../i18n';
 
 interface Props {
   value: string;
@@ -108,7 +109,7 @@ export function MentionInput({ value, onChange, onPick, people, label, name, row
         onBlur={() => setFocused(false)}
       />
       {open && (
-        <ul className="mention-list" role="listbox" id={listId} aria-label="Mention someone">
+        <ul className="mention-list" role="listbox" id={listId} aria-label={t('task.mention')}>
           {matches.map((p, i) => (
             <li
               key={p.userId}
@@ -125,7 +126,7 @@ export function MentionInput({ value, onChange, onPick, people, label, name, row
           ))}
         </ul>
       )}
-      <button type="button" className="ghost mention-button" aria-label="Mention someone" title="Mention someone" onClick={mentionFromButton}>
+      <button type="button" className="ghost mention-button" aria-label={t('task.mention')} title={t('task.mention')} onClick={mentionFromButton}>
         @
       </button>
     </div>

@@ -9,6 +9,7 @@ import { MentionInput } from './MentionInput';
 import { splitMentions, toDisplay, toWire, type Person, type Picked } from './mentions';
 import { FormButtons } from '../common/FormButtons';
 import { Paperclip } from 'lucide-react';
+import { language, t } from '../i18n';
 
 export type Message = Schemas['Message'];
 const QUICK = ['👍', '🎉', '❤️', '👀'];
@@ -45,7 +46,7 @@ function EditMessage({ message, people, onSave, onCancel }: { message: Message; 
   return (
     <form className="compose edit-message" onSubmit={save}>
       <MentionInput
-        label="Edit message"
+        label={t('task.editMessage')}
         value={draft.text}
         people={people}
         autoFocus
@@ -88,11 +89,11 @@ export function ChatMessage({ message: m, taskId, members, people, meId, canReac
 
   return (
     <li className="message" data-testid="message">
-      <Avatar member={author ?? { userId: m.authorId ?? 0, name: 'Someone' }} size={26} />
+      <Avatar member={author ?? { userId: m.authorId ?? 0, name: t('task.someone') }} size={26} />
       <div className="message-body">
         <div className="message-meta">
-          <strong>{author?.name ?? 'Someone'}</strong> <time dateTime={m.createdAt}>{new Date(m.createdAt).toLocaleString()}</time>
-          {m.editedAt && <span className="muted"> (edited)</span>}
+          <strong>{author?.name ?? t('task.someone')}</strong> <time dateTime={m.createdAt}>{new Date(m.createdAt).toLocaleString(language())}</time>
+          {m.editedAt && <span className="muted"> {t('task.edited')}</span>}
         </div>
         {editing ? (
           <EditMessage message={m} people={people} onSave={(text) => run(() => call(api.PATCH('/tasks/{taskId}/messages/{messageId}/text', { ...path, body: { text } })), key)} onCancel={() => setEditing(false)} />
@@ -112,10 +113,10 @@ export function ChatMessage({ message: m, taskId, members, people, meId, canReac
                     <Paperclip aria-hidden="true" size={14} /> {a.name}
                   </a>
                 )}{' '}
-                <span className="muted">({Math.ceil(a.size / 1024)} KB)</span>
+                <span className="muted">{t('task.kb', { size: Math.ceil(a.size / 1024) })}</span>
                 {onCover && a.source === 'upload' && a.mimeType.startsWith('image/') && (
-                  <button type="button" className="ghost small" aria-label={`Use ${a.name} as the cover`} onClick={() => onCover(a.id)}>
-                    Use as cover
+                  <button type="button" className="ghost small" aria-label={t('task.useAsCoverFor', { name: a.name })} onClick={() => onCover(a.id)}>
+                    {t('task.useAsCover')}
                   </button>
                 )}
               </li>
@@ -126,17 +127,17 @@ export function ChatMessage({ message: m, taskId, members, people, meId, canReac
           {[...new Set([...m.reactions.map((r) => r.emoji), ...(canReact ? QUICK : [])])].map((emoji) => {
             const r = m.reactions.find((x) => x.emoji === emoji);
             return (
-              <button key={emoji} type="button" className={`reaction ${r ? '' : 'quick'}`} aria-pressed={!!r?.userIds.includes(meId ?? -1)} disabled={!canReact} aria-label={`React ${emoji}${r ? `, ${r.count}` : ''}`} onClick={() => react(emoji)}>
+              <button key={emoji} type="button" className={`reaction ${r ? '' : 'quick'}`} aria-pressed={!!r?.userIds.includes(meId ?? -1)} disabled={!canReact} aria-label={r ? t('task.reactCount', { emoji, count: r.count }) : t('task.react', { emoji })} onClick={() => react(emoji)}>
                 {emoji} {r ? r.count : ''}
               </button>
             );
           })}
           {canEditText && !editing && (
-            <button type="button" className="ghost small" aria-label="Edit message" onClick={() => setEditing(true)}>
-              Edit
+            <button type="button" className="ghost small" aria-label={t('task.editMessage')} onClick={() => setEditing(true)}>
+              {t('task.edit')}
             </button>
           )}
-          {canDelete && !editing && <ConfirmButton label="Delete" name="message" question="Delete this message?" onConfirm={() => run(() => call(api.DELETE('/tasks/{taskId}/messages/{messageId}', path)), key)} />}
+          {canDelete && !editing && <ConfirmButton label={t('action.delete')} name={t('task.deleteMessageName')} question={t('task.deleteMessage')} onConfirm={() => run(() => call(api.DELETE('/tasks/{taskId}/messages/{messageId}', path)), key)} />}
         </div>
       </div>
     </li>

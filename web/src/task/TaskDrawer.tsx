@@ -15,6 +15,7 @@ import { Fields } from './Fields';
 import { History } from './History';
 import { TimeSection } from './TimeSection';
 import { useTaskWrite } from './useTaskWrite';
+import { t } from '../i18n';
 
 interface Props {
   taskId: number;
@@ -44,16 +45,16 @@ export function TaskDrawer({ taskId, projectId, spaceId, spaceRole, canEdit, mem
   const header = (
     <>
       {task && canEdit ? (
-        <TitleInput id="drawer-title" label="Task name" name={task.name} onRename={(name) => void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })))} />
+        <TitleInput id="drawer-title" label={t('task.name')} name={task.name} onRename={(name) => void write(() => call(api.PATCH('/tasks/{taskId}/name', { params: { path: { taskId } }, body: { name } })))} />
       ) : (
-        <h2 id="drawer-title">{task?.name ?? 'Task'}</h2>
+        <h2 id="drawer-title">{task?.name ?? t('task.task')}</h2>
       )}
       {task && canEdit && (
         <button type="button" className="ghost" onClick={() => void archive(task).then(onClose, () => {})}>
-          Archive
+          {t('task.archive')}
         </button>
       )}
-      <CloseButton label="Close task" onClose={onClose} />
+      <CloseButton label={t('task.close')} onClose={onClose} />
     </>
   );
 

@@ -4,6 +4,7 @@ import { keys } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import type { Write } from './TaskDrawer';
 import { Play, Square } from 'lucide-react';
+import { language, t } from '../i18n';
 
 export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boolean; write: Write }) {
   const taskId = task.id;
@@ -19,24 +20,24 @@ export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boo
   return (
     <section className="section" aria-labelledby="time-title">
       <div className="section-head">
-        <h3 id="time-title">Time</h3>
+        <h3 id="time-title">{t('task.time')}</h3>
         <span className="muted">
-          {task.factTime}h spent{task.planTime ? ` of ${task.planTime}h planned` : ''}
+          {task.planTime ? t('task.spentOf', { hours: task.factTime, plan: task.planTime }) : t('task.spent', { hours: task.factTime })}
         </span>
       </div>
       {canEdit && (
         <div className="row">
           {running ? (
             <button type="button" className="primary" onClick={() => void write(() => call(api.PATCH('/timers/{timerId}/stop', { params: { path: { timerId: running.id } }, body: {} })), 'time').then(() => run(async () => {}, keys.timers))}>
-              <Square aria-hidden="true" size={14} /> Stop timer (since {new Date(running.startedAt).toLocaleTimeString()})
+              <Square aria-hidden="true" size={14} /> {t('task.stopTimer', { time: new Date(running.startedAt).toLocaleTimeString(language()) })}
             </button>
           ) : (
             <button type="button" onClick={() => void run(() => call(api.POST('/timers', { body: { taskId } })), keys.timers).catch(noop)}>
-              <Play aria-hidden="true" size={14} /> Start timer
+              <Play aria-hidden="true" size={14} /> {t('task.startTimer')}
             </button>
           )}
           <label className="inline">
-            Planned hours
+            {t('task.plannedHours')}
             <input type="number" min={0} step={0.25} defaultValue={task.planTime} key={task.planTime} onBlur={(e) => Number(e.target.value) !== task.planTime && void write(() => call(api.PATCH('/tasks/{taskId}/set-plan-time', { params: { path: { taskId } }, body: { planTime: Number(e.target.value) } })))} />
           </label>
         </div>
@@ -44,7 +45,7 @@ export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boo
       <ul className="time-records">
         {records.map((r) => (
           <li key={r.id}>
-            <time dateTime={r.date}>{r.date}</time> · {r.hours}h{r.comment ? ` · ${r.comment}` : ''}
+            <time dateTime={r.date}>{r.date}</time> · {t('task.hoursShort', { hours: r.hours })}{r.comment ? ` · ${r.comment}` : ''}
           </li>
         ))}
       </ul>
@@ -60,15 +61,15 @@ export function TimeSection({ task, canEdit, write }: { task: Task; canEdit: boo
           }}
         >
           <label className="inline">
-            Hours <input name="hours" type="number" min={0.01} step={0.25} required />
+            {t('task.hours')} <input name="hours" type="number" min={0.01} step={0.25} required />
           </label>
           <label className="inline">
-            Date <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
+            {t('task.date')} <input name="date" type="date" required defaultValue={new Date().toISOString().slice(0, 10)} />
           </label>
           <label className="inline">
-            Comment <input name="comment" />
+            {t('task.comment')} <input name="comment" />
           </label>
-          <button>Log time</button>
+          <button>{t('task.logTime')}</button>
         </form>
       )}
     </section>

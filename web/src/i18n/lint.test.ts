@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The untranslated-string lint: JSX text and string literals in user-visible props (title,
+ * aria-label, placeholder, label, alt…) must come through t(). Files still waiting for their
+ * translation are listed in PENDING; the list only shrinks (a new file or a translated one that
+ * gains a literal fails).
+ */
+const SRC = path.resolve(import.meta.dirname, '..');
+const VISIBLE_PROPS = new Set(['title', 'aria-label', 'placeholder', 'label', 'alt', 'question', 'submit', 'heading', 'emptyText', 'confirmLabel']);
+// Text that is the same in every language: symbols, numbers, brand and format samples.
+const NEUTRAL = /^[\s\d\p{P}\p{S}×—–…]*$|^(Workboard|English|Русский|Markdown|CSV|JSON|URL|ID|TOTP|OTP|API|OK)$/u;
+
+const PENDING = new Set<string>([
+  // Not yet translated (issue 43, part 5 continues): reports, documentation, reglaments, the
+  // assistant, sign-in and the settings panels other than Profile.
+  'analytics/DrillDown.tsx',
+  'analytics/Numbers.tsx',
+  'analytics/ProjectReportPage.tsx',
+  'analytics/RangeControls.tsx',
+  'analytics/ReportsPage.tsx',
+  'analytics/SpaceAnalyticsPage.tsx',
+  'analytics/UserReport.tsx',
+  'analytics/charts/BarList.tsx',
+  'analytics/charts/SeriesChart.tsx',
+  'assistant/Answer.tsx',
+  'assistant/AssistantAdmin.tsx',
+  'assistant/AssistantPage.tsx',
+  'docs/ContentEditor.tsx',
+  'docs/DocTree.tsx',
+  'docs/DocsPage.tsx',
+  'docs/PageVersions.tsx',
+  'docs/PageView.tsx',
+  'docs/PublicLink.tsx',
+  'docs/PublicPage.tsx',
+  'invite/AcceptInvitePage.tsx',
+  'reglaments/PassedList.tsx',
+  'reglaments/Quiz.tsx',
+  'reglaments/ReglamentView.tsx',
+  'reglaments/ReglamentsPage.tsx',
+  'search/ReglamentView.tsx',
+  'search/SearchPage.tsx',
+  'settings/CopyField.tsx',
+  'settings/Deliveries.tsx',
+  'settings/InvitesPanel.tsx',
+  'settings/MembersPanel.tsx',
+  'settings/SessionsSection.tsx',
+  'settings/Table.tsx',
+  'settings/TokensPanel.tsx',
+  'settings/TwoFactorSection.tsx',
+  'settings/WebhookForm.tsx',
+  'settings/WebhooksPanel.tsx',
+  'shell/AuthPage.tsx',
+  'shell/Home.tsx',
+  'shell/SingleSignOn.tsx',
+  'shell/SpaceLinks.tsx',
+  'shell/TwoFactorGate.tsx',
+  'shell/TwoFactorPrompt.tsx',
+]);
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.tsx') ? [path.join(dir, e.name)] : []));
+}
+
+export function untranslated(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const at = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node)) {
+      const text = node.getText().trim();
+      if (text && !NEUTRAL.test(text)) found.push(`${at(node)}: ${text.slice(0, 60)}`);
+    } else if (ts.isJsxAttribute(node) && VISIBLE_PROPS.has(node.name.getText()) && node.initializer) {
+      const init = node.initializer;
+      const literal = ts.isStringLiteral(init) ? init : ts.isJsxExpression(init) && init.expression && (ts.isStringLiteral(init.expression) || ts.isNoSubstitutionTemplateLiteral(init.expression) || ts.isTemplateExpression(init.expression)) ? init.expression : null;
+      if (literal && !NEUTRAL.test(literal.getText().replace(/^['"`]|['"`]$/g, '').replace(/\$\{[^}]*\}/g, ''))) found.push(`${at(node)}: ${node.name.getText()}=${literal.getText().slice(0, 60)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('untranslated strings lint', () => {
+  const all = files(SRC).map((f) => path.relative(SRC, f).split(path.sep).join('/')).sort();
+
+  it('finds no literal outside t() in translated components', () => {
+    const offenders = Object.fromEntries(all.filter((f) => !PENDING.has(f)).map((f) => [f, untranslated(path.join(SRC, f))] as const).filter(([, list]) => list.length > 0));
+    expect(offenders).toEqual({});
+  });
+
+  it('PENDING names only files that exist and still hold literals (translated ones leave the list)', () => {
+    const stale = [...PENDING].filter((f) => !all.includes(f) || untranslated(path.join(SRC, f)).length === 0);
+    expect(stale).toEqual([]);
+  });
+});
