@@ -68,7 +68,9 @@ export async function registerPasskey(ctx: Ctx, rp: RelyingParty, input: { name:
       requireUserVerification: false,
     });
   } catch (error) {
-    throw notVerified((error as Error).message);
+    // The library's reason names origins and ids, which help whoever set PUBLIC_URL wrong; it also
+    // quotes challenges, which go in no answer or log line.
+    throw notVerified((error as Error).message.replace(/"[A-Za-z0-9_-]{16,}={0,2}"/g, '"…"'));
   }
   if (!verified.verified) throw notVerified('the attestation does not verify');
   const { credential, credentialBackedUp, credentialDeviceType } = verified.registrationInfo;

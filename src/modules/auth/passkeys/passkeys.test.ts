@@ -78,7 +78,11 @@ describe('POST /user/passkeys', () => {
       (o: { challenge: string; rp: { id: string }; user: { id: string } }) => device().create({ ...o, challenge: Buffer.from('another challenge').toString('base64url') }).response,
     ]) {
       const { challengeId, options } = (await t.as(user).post('/user/passkeys/registration')).json();
-      expectProblem(await t.as(user).post('/user/passkeys', { name: 'Evil', challengeId, response: make(options) }), 400, 'PASSKEY_NOT_VERIFIED');
+      const res = await t.as(user).post('/user/passkeys', { name: 'Evil', challengeId, response: make(options) });
+      expectProblem(res, 400, 'PASSKEY_NOT_VERIFIED');
+      // The reason is told, the challenge is not.
+      expect(res.body).not.toContain(options.challenge);
+      expect(t.logs.join('\n')).not.toContain(options.challenge);
     }
     expect(await stored(user)).toEqual([]);
   });
