@@ -33,11 +33,11 @@ export async function registerHygiene(app: FastifyInstance, config: Config): Pro
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: [
         'authorization', 'service-session', 'content-type', 'if-none-match', 'if-match', 'idempotency-key', 'last-event-id', 'cache-control',
-        'x-request-id', 'range', 'if-range', 'if-modified-since',
+        'x-request-id', 'range', 'if-range', 'if-modified-since', 'mcp-session-id', 'mcp-protocol-version',
       ],
       exposedHeaders: [
         'x-total-count', 'link', 'x-request-id', 'x-cache', 'retry-after', 'etag', 'idempotent-replayed', 'cloud-drive-revoked', 'content-range',
-        'accept-ranges', 'last-modified', ...RATE_LIMIT_HEADERS,
+        'accept-ranges', 'last-modified', 'mcp-session-id', ...RATE_LIMIT_HEADERS,
       ],
       maxAge: 600,
     });

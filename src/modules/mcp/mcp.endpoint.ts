@@ -50,6 +50,9 @@ export function mcpEndpoint(app: App): (request: FastifyRequest, reply: FastifyR
     }
     // The SDK hands this to every tool as extra.authInfo: the tools act as this actor, and no one else.
     Object.assign(request.raw, { auth: { token: '', clientId: 'mcp', scopes: actor.readOnly ? ['read'] : ['read', 'write'], extra: { actor } } });
+    // A hijacked reply sends none of the headers set so far (CORS, rate limit, request id): the transport's answer carries them.
+    reply.header('x-request-id', request.id);
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
     reply.hijack();
     await session.transport.handleRequest(request.raw, reply.raw, request.body);
     // An initialize the transport refused left a session without an id: nothing else will end it.
