@@ -21,6 +21,18 @@ CREATE TABLE "email_outbox" (
 	CONSTRAINT "email_outbox_status_check" CHECK ("email_outbox"."status" in ('pending','sent','failed'))
 );
 --> statement-breakpoint
+CREATE TABLE "notification_email_settings" (
+	"user_id" bigint PRIMARY KEY NOT NULL,
+	"mode" text DEFAULT 'daily' NOT NULL,
+	"hour" integer DEFAULT 8 NOT NULL,
+	"time_zone" text DEFAULT 'UTC' NOT NULL,
+	"sent_through" bigint DEFAULT 0 NOT NULL,
+	"last_sent_at" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "notification_email_settings_mode_check" CHECK ("notification_email_settings"."mode" in ('off','immediate','hourly','daily')),
+	CONSTRAINT "notification_email_settings_hour_check" CHECK ("notification_email_settings"."hour" between 0 and 23)
+);
+--> statement-breakpoint
 CREATE TABLE "password_reset_tokens" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "password_reset_tokens_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"user_id" bigint NOT NULL,
@@ -33,6 +45,7 @@ CREATE TABLE "password_reset_tokens" (
 --> statement-breakpoint
 ALTER TABLE "email_outbox" ADD CONSTRAINT "email_outbox_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "email_outbox" ADD CONSTRAINT "email_outbox_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notification_email_settings" ADD CONSTRAINT "notification_email_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "password_reset_tokens" ADD CONSTRAINT "password_reset_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "email_outbox_message_id_key" ON "email_outbox" USING btree ("message_id");--> statement-breakpoint
 CREATE INDEX "email_outbox_due_idx" ON "email_outbox" USING btree ("next_attempt_at") WHERE "email_outbox"."status" = 'pending';--> statement-breakpoint

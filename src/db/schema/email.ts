@@ -56,3 +56,25 @@ export const passwordResetTokens = pgTable(
   },
   (t) => [uniqueIndex('password_reset_tokens_token_hash_key').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
 );
+
+/**
+ * How a user wants notification emails: off, immediately, an hourly digest, or a daily digest at a
+ * local hour. No row: the default (a daily digest at 08:00 UTC). `sent_through` is the last
+ * notification id already emailed; `last_sent_at` paces the digests.
+ */
+export const notificationEmailSettings = pgTable(
+  'notification_email_settings',
+  {
+    userId: ref('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+    mode: text('mode', { enum: ['off', 'immediate', 'hourly', 'daily'] }).notNull().default('daily'),
+    hour: integer('hour').notNull().default(8),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    sentThrough: ref('sent_through').notNull().default(0),
+    lastSentAt: ts('last_sent_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('notification_email_settings_mode_check', sql`${t.mode} in ('off','immediate','hourly','daily')`),
+    check('notification_email_settings_hour_check', sql`${t.hour} between 0 and 23`),
+  ],
+);

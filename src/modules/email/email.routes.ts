@@ -1,7 +1,49 @@
+import { Type } from 'typebox';
+import { read, write, writeForUser } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/types.js';
+import { registerNotificationEmails } from './email.notifications.js';
 import { startEmail } from './email.outbox.js';
+import { loadNotificationEmail, setNotificationEmail, turnNotificationEmailOff } from './email.preferences.js';
+import { NotificationEmailSchema, UnsubscribeQuery } from './email.schemas.js';
+import { userOfUnsubscribeToken } from './email.unsubscribe.js';
 
-/** The email module: its sender (when SMTP_URL is set). */
+const tags = ['Notifications'];
+
+/** The email module: its sender and notification emails (when SMTP_URL is set), the setting, and one-click unsubscribe. */
 export default async function emailRoutes(app: App): Promise<void> {
   startEmail(app);
+  registerNotificationEmails(app);
+  // A mail client's one-click POST is a form (`List-Unsubscribe=One-Click`); the token is in the URL.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+
+  app.get('/user/notification-email', { schema: { tags, summary: 'Own notification email setting', response: { 200: NotificationEmailSchema } } }, (request) =>
+    read(app, request, (ctx) => loadNotificationEmail(ctx.db, ctx.actor.userId)),
+  );
+
+  app.put(
+    '/user/notification-email',
+    { schema: { tags, summary: 'Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone)', body: NotificationEmailSchema, response: { 200: NotificationEmailSchema } } },
+    (request) => write(app, request, (ctx) => setNotificationEmail(ctx, request.body)),
+  );
+
+  app.post(
+    '/email/unsubscribe',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'One-click unsubscribe (RFC 8058) from notification emails, by the signed token of the List-Unsubscribe URL; no session',
+        security: [],
+        querystring: UnsubscribeQuery,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const userId = userOfUnsubscribeToken(app, request.query.token);
+      if (userId === null) throw new AppError('BAD_REQUEST', 'this unsubscribe link is not valid');
+      await writeForUser(app, userId, (db) => turnNotificationEmailOff(db, userId));
+      return reply.code(204).send(null);
+    },
+  );
 }

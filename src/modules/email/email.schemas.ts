@@ -1,0 +1,19 @@
+import { Type, type Static } from 'typebox';
+
+export const NOTIFICATION_EMAIL_MODES = ['off', 'immediate', 'hourly', 'daily'] as const;
+
+export const NotificationEmailSchema = Type.Object(
+  {
+    mode: Type.Unsafe<(typeof NOTIFICATION_EMAIL_MODES)[number]>({
+      type: 'string',
+      enum: [...NOTIFICATION_EMAIL_MODES],
+      description: 'off; immediate (within a minute); hourly digest; daily digest at `hour` in `timeZone` (the default)',
+    }),
+    hour: Type.Integer({ minimum: 0, maximum: 23, description: 'the local hour of the daily digest' }),
+    timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, e.g. Europe/Berlin' }),
+  },
+  { $id: 'NotificationEmail' },
+);
+export type NotificationEmailDto = Static<typeof NotificationEmailSchema>;
+
+export const UnsubscribeQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the signed token of the List-Unsubscribe URL' }) });
