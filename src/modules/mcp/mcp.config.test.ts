@@ -5,7 +5,8 @@ import { useTestApp } from '../../test/app.js';
 import { apiToken, connect } from './mcp.fixtures.js';
 
 // A browser-based client (the MCP Inspector's direct mode) on an allowed origin.
-const kit = useTestApp({ corsOrigins: ['https://inspector.example'] });
+const LIMIT = 30;
+const kit = useTestApp({ corsOrigins: ['https://inspector.example'], apiRateLimitPerMinute: LIMIT });
 let base = '';
 const clients: Client[] = [];
 beforeAll(async () => {
@@ -40,5 +41,19 @@ describe('MCP endpoint with CORS_ORIGINS', () => {
     expect((await client.listTools()).tools).toHaveLength(17);
     // Nothing secret reached the log.
     expect(kit.logs.filter((line) => line.includes(token) || line.includes('wmt_'))).toEqual([]);
+  });
+
+  it('counts MCP requests against the token\'s rate limit: past it, 429', async () => {
+    const owner = await kit.org();
+    const token = await apiToken(kit, owner);
+    const { client } = await connect(base, token);
+    clients.push(client);
+    let refusal: unknown = null;
+    for (let i = 0; i < LIMIT + 5 && !refusal; i++) await client.listTools().catch((err: unknown) => (refusal = err));
+    expect(String(refusal)).toMatch(/429/);
+    // Another token of the same user has its own budget.
+    const other = await connect(base, await apiToken(kit, owner));
+    clients.push(other.client);
+    expect((await other.client.listTools()).tools).toHaveLength(17);
   });
 });
