@@ -68,7 +68,7 @@ async function acceptAssertion(tx: Queryable, rp: RelyingParty, row: typeof pass
 /**
  * A sign-in with a passkey alone. It opens a session like a password and code do (completeSignIn), and
  * never asks for a code: the passkey is the second factor. Failures count against the account (or,
- * for a credential nobody has, against the address) like wrong passwords. `mayBypassProvider` is
+ * for a credential nobody has, against the address) like wrong passwords. `assertMaySignIn` is
  * OIDC_ONLY's rule: with single sign-on the only way in, a passkey must not be a way round the
  * provider (where people are switched off), except for operators, as with passwords.
  */
@@ -79,7 +79,7 @@ export async function signInWithPasskey(
   client: ClientInfo,
   settings: AuthSettings,
   attempts: SignInAttempts,
-  mayBypassProvider: (db: Queryable, email: string) => Promise<void>,
+  assertMaySignIn: (db: Queryable, email: string) => Promise<void>,
 ) {
   const expectedChallenge = await takeChallenge(db, input.challengeId, 'sign-in', null);
   const found = await credentialOf(db, input.response.id);
@@ -88,11 +88,11 @@ export async function signInWithPasskey(
   // A discoverable credential names its user: it must be the one the credential was registered to.
   const owned = found && input.response.response.userHandle === userHandleOf(found.passkey.userId);
   const signedIn = owned
-    ? await withTransaction(db, async ({ tx }) =>
-        (await acceptAssertion(tx, rp, found.passkey, expectedChallenge, input.response, true))
-          ? (await mayBypassProvider(tx, found.email), completeSignIn(tx, { id: found.passkey.userId, activeOrganizationId: found.activeOrganizationId }, client, settings))
-          : null,
-      )
+    ? await withTransaction(db, async ({ tx }) => {
+        if (!(await acceptAssertion(tx, rp, found.passkey, expectedChallenge, input.response, true))) return null;
+        await assertMaySignIn(tx, found.email);
+        return completeSignIn(tx, { id: found.passkey.userId, activeOrganizationId: found.activeOrganizationId }, client, settings);
+      })
     : null;
   if (!signedIn) {
     await attempts.failed(account);
