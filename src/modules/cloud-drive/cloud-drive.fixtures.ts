@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../config.js';
 import type { TestKit, TestUser } from '../../test/app.js';
-import { FakeDrive } from './drive.fake.js';
+import { FakeDrive } from '../../test/fakes/drive.js';
 
 // Test-only helpers for the cloud-drive tests (no production code imports this).
 

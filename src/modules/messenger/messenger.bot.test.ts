@@ -9,7 +9,7 @@ import { factories } from '../../test/factories.js';
 import { freePort } from '../../test/net.js';
 import { exited, startServerProcess } from '../../test/server-process.js';
 import { eventually } from '../events/realtime.fixtures.js';
-import { FakeTelegram } from './telegram.fake.js';
+import { FakeTelegram } from '../../test/fakes/telegram.js';
 
 // The bot against a fake Bot API on 127.0.0.1. The test app (jobs off) serves the routes and
 // queues messages in its writes; `service()` is another app on the same database with its jobs on

@@ -4,7 +4,7 @@ import { buildApp } from '../../app.js';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
 import { factories } from '../../test/factories.js';
-import { FakeTelegram } from './telegram.fake.js';
+import { FakeTelegram } from '../../test/fakes/telegram.js';
 
 // The routes, with the bot configured (a fake Bot API answers getMe) but no poller running.
 const fake = new FakeTelegram();
