@@ -5,7 +5,8 @@
  * operator would (the whole process tree: npm, then node) and reads, at four points — 5 s after the
  * first `/health`, after --idle seconds with nothing to do, the peak while the bench's W0–W4 run
  * together for --load seconds (seeded board of 1,000 tasks first), and --after seconds after that
- * load stops — the resident memory of the whole tree (summed over /proc), and from `/metrics` the V8
+ * load stops — the resident memory of the whole tree (summed over /proc; also its PSS, which counts
+ * pages the processes share once), and from `/metrics` the V8
  * heap used, external memory and the embedded database's WASM memory (PGlite only).
  *
  * Start times: `npm start` to the first `/health` 200 on a fresh data directory (migrations) with
@@ -59,6 +60,15 @@ function tree(pid: number): number[] {
 const rssOf = (pid: number) => {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
+/** Proportional set size: a page shared by n processes (the node binary's text, npm's and the server's) counts 1/n in each. */
+const pssOf = (pid: number) => {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
@@ -134,6 +144,8 @@ async function npmStart(cwd: string, env: Record<string, string>, timeoutMs = 60
 interface Point {
   at: string;
   rssMiB: number;
+  /** The tree's PSS: what it takes of the machine, shared pages counted once (a sum of RSS counts them in each process). */
+  pssMiB: number;
   heapUsedMiB: number | null;
   externalMiB: number | null;
   wasmMiB: number | null;
@@ -149,8 +161,10 @@ async function metricsOf(url: string): Promise<Pick<Point, 'heapUsedMiB' | 'exte
 }
 
 async function point(at: string, s: Started): Promise<Point> {
-  const rssMiB = Math.round(tree(s.child.pid!).reduce((sum, pid) => sum + rssOf(pid), 0) / MiB);
-  return { at, rssMiB, ...(await metricsOf(s.url)) };
+  const pids = tree(s.child.pid!);
+  const rssMiB = Math.round(pids.reduce((sum, pid) => sum + rssOf(pid), 0) / MiB);
+  const pssMiB = Math.round(pids.reduce((sum, pid) => sum + pssOf(pid), 0) / MiB);
+  return { at, rssMiB, pssMiB, ...(await metricsOf(s.url)) };
 }
 
 interface DbResult {
@@ -182,7 +196,7 @@ async function measure(db: string): Promise<DbResult> {
     const points: Point[] = [];
     const at = async (label: string) => {
       const p = await point(label, s);
-      console.error(`[${db}] ${label}: RSS ${p.rssMiB} MiB, heap ${p.heapUsedMiB}, external ${p.externalMiB}, WASM ${p.wasmMiB ?? '—'}`);
+      console.error(`[${db}] ${label}: RSS ${p.rssMiB} MiB, PSS ${p.pssMiB}, heap ${p.heapUsedMiB}, external ${p.externalMiB}, WASM ${p.wasmMiB ?? '—'}`);
       points.push(p);
     };
     try {
@@ -199,7 +213,7 @@ async function measure(db: string): Promise<DbResult> {
         cpuSeconds: () => tree(s.child.pid!).reduce((sum, pid) => sum + cpuOf(pid), 0),
         stop: () => s.stop(),
       };
-      let peak: Point = { at: `peak under W0–W4 together, ${values.load} s`, rssMiB: 0, heapUsedMiB: 0, externalMiB: 0, wasmMiB: null };
+      let peak: Point = { at: `peak under W0–W4 together, ${values.load} s`, rssMiB: 0, pssMiB: 0, heapUsedMiB: 0, externalMiB: 0, wasmMiB: null };
       let running = true;
       const sampler = (async () => {
         while (running) {
@@ -207,6 +221,7 @@ async function measure(db: string): Promise<DbResult> {
           peak = {
             at: peak.at,
             rssMiB: Math.max(peak.rssMiB, p.rssMiB),
+            pssMiB: Math.max(peak.pssMiB, p.pssMiB),
             heapUsedMiB: Math.max(peak.heapUsedMiB ?? 0, p.heapUsedMiB ?? 0),
             externalMiB: Math.max(peak.externalMiB ?? 0, p.externalMiB ?? 0),
             wasmMiB: p.wasmMiB === null ? null : Math.max(peak.wasmMiB ?? 0, p.wasmMiB),
@@ -220,7 +235,7 @@ async function measure(db: string): Promise<DbResult> {
       await sampler;
       peak.rssMiB = Math.max(peak.rssMiB, Math.round(Math.max(...load.map((r) => r.peakRssMiB))));
       points.push(peak);
-      console.error(`[${db}] ${peak.at}: RSS ${peak.rssMiB} MiB, heap ${peak.heapUsedMiB}, external ${peak.externalMiB}, WASM ${peak.wasmMiB ?? '—'}`);
+      console.error(`[${db}] ${peak.at}: RSS ${peak.rssMiB} MiB, PSS ${peak.pssMiB}, heap ${peak.heapUsedMiB}, external ${peak.externalMiB}, WASM ${peak.wasmMiB ?? '—'}`);
       for (const r of load) console.error(`[${db}]   ${r.name}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms, errors ${r.errors}`);
       await sleep(Number(values.after));
       await at(`${values.after} s after the load`);
@@ -268,8 +283,8 @@ const clone = values.clone === 'none' ? null : await freshClone(values.clone!);
 const results: DbResult[] = [];
 for (const db of values.db === 'both' ? ['pglite', 'postgres'] : values.db === 'none' ? [] : [values.db!]) results.push(await measure(db));
 
-const lines = ['| db | point | RSS MiB (npm start tree) | V8 heap used MiB | external MiB | WASM MiB |', '|---|---|---|---|---|---|'];
-for (const r of results) for (const p of r.points) lines.push(`| ${r.db} | ${p.at} | ${p.rssMiB} | ${p.heapUsedMiB ?? '—'} | ${p.externalMiB ?? '—'} | ${p.wasmMiB ?? '—'} |`);
+const lines = ['| db | point | RSS MiB (npm start tree) | PSS MiB (tree) | V8 heap used MiB | external MiB | WASM MiB |', '|---|---|---|---|---|---|---|'];
+for (const r of results) for (const p of r.points) lines.push(`| ${r.db} | ${p.at} | ${p.rssMiB} | ${p.pssMiB} | ${p.heapUsedMiB ?? '—'} | ${p.externalMiB ?? '—'} | ${p.wasmMiB ?? '—'} |`);
 lines.push('', '| start | ms to first /health |', '|---|---|');
 if (clone) lines.push(`| fresh clone of ${clone.rev}, first \`npm start\` (build, web build, migrations; PGlite) | ${clone.healthMs} |`);
 for (const r of results) lines.push(`| ${r.db}: built, fresh data directory (migrations) | ${r.freshDataDirHealthMs} |`, `| ${r.db}: warm (built, migrated) | ${r.warmHealthMs} |`);
