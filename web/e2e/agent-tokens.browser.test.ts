@@ -52,4 +52,20 @@ describe.runIf(CHROMIUM)('API tokens for AI agents, in Chromium', () => {
     expect(http.statusCode).toBe(403);
     expect((await t.as(owner).get(`/tasks?projectId=${project.id}`)).json()).toEqual([]);
   });
+
+  it('lets an organization admin turn AI agents off in Settings; a plain member does not see the switch', async () => {
+    const { owner } = await f.board(1);
+    const page = await (await signedInContext(browser, owner.session)).newPage();
+    await page.goto(`${base}/app/settings/tokens`);
+    const box = page.getByLabel(/AI agents may connect to this organization/);
+    await eventually(() => box.isChecked()).toBe(true);
+    await box.uncheck();
+    await eventually(async () => (await t.as(owner).get('/user/organization/mcp-enabled')).json()).toEqual({ mcpEnabled: false });
+    expect(await seriousViolations(page)).toEqual([]);
+    const member = await t.member(owner, 'member');
+    const memberPage = await (await signedInContext(browser, member.session)).newPage();
+    await memberPage.goto(`${base}/app/settings/tokens`);
+    await eventually(() => memberPage.getByRole('button', { name: 'Create token' }).count()).toBe(1);
+    expect(await memberPage.getByLabel(/AI agents may connect/).count()).toBe(0);
+  });
 });

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { SecretNotice } from './CopyField';
 import { expiresAtFor } from './model';
 import { Table } from './Table';
+import { AgentAccess } from './AgentAccess';
 
 const tokensKey = ['api-tokens'] as const;
 const tokensQuery = queryOptions({ queryKey: tokensKey, queryFn: () => call(api.GET('/user/api-tokens')) });
@@ -79,6 +80,7 @@ export function TokensPanel() {
     <section aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
       <p className="muted">A token is sent as <code>Authorization: Bearer …</code> and acts as you in the organization that was active when it was created. A read-only token can read but never change anything: give one to an AI agent that only needs to look (see docs/mcp.md).</p>
+      <AgentAccess />
       <CreateToken onCreated={setCreated} />
       {created && <SecretNotice label={`Token ${created.name}`} value={created.token} testId="new-token" onDone={() => setCreated(null)} />}
       {error && <p className="form-error" role="alert">{error.message}</p>}
