@@ -11,6 +11,7 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The ten slowest files close every run's output: a file that grows slow is seen the day it does.
+    reporters: ['default', './src/test/slowest-files-reporter.ts'],
   },
 });
