@@ -24,6 +24,13 @@ describe.skipIf(!CHROMIUM)('the web client in Russian', () => {
   it('follows the browser (ru-RU): board, drawer, settings and error messages in Russian; the profile language switches back to English', async () => {
     const { owner, project, stages } = await f.board(1);
     const task = await f.task(owner, stages[0]!.id, { name: 'Проверить регламент' });
+    const signedOut = await browser.newContext({ locale: 'ru-RU' });
+    const login = await signedOut.newPage();
+    await login.goto(`${base}/app/login`);
+    await eventually(() => login.getByRole('tab', { name: 'Зарегистрироваться' }).isVisible()).toBe(true);
+    expect(await login.getByLabel('Пароль').count()).toBe(1);
+    await signedOut.close();
+
     const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 1280, height: 900 } });
     await context.addInitScript((value) => localStorage.setItem('workboard.session', value), owner.session);
     const page = await context.newPage();

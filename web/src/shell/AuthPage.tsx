@@ -5,6 +5,7 @@ import { useSession } from './session';
 import { SingleSignOnButton } from './SingleSignOn';
 import { TwoFactorPrompt } from './TwoFactorPrompt';
 import { PasskeySecondStep, PasskeySignInButton } from './PasskeySignIn';
+import { t } from '../i18n';
 
 /**
  * Sign in or sign up. On an invite link's page (`inviteToken`), signing up joins the link's space and
@@ -70,27 +71,27 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
         {!challenge && !inviteToken && <PasskeySignInButton onSession={passkeySignedIn} />}
         {!challenge && (
           <>
-            <div className="tabs" role="tablist" aria-label="Account">
+            <div className="tabs" role="tablist" aria-label={t('auth.account')}>
               <button role="tab" aria-selected={mode === 'in'} onClick={() => setMode('in')} type="button">
-                Sign in
+                {t('auth.signIn')}
               </button>
               <button role="tab" aria-selected={mode === 'up'} onClick={() => setMode('up')} type="button">
-                Sign up
+                {t('auth.signUp')}
               </button>
             </div>
-            <form onSubmit={submit} aria-label={mode === 'up' ? 'Sign up' : 'Sign in'}>
+            <form onSubmit={submit} aria-label={mode === 'up' ? t('auth.signUp') : t('auth.signIn')}>
               {mode === 'up' && (
                 <label>
-                  Name
+                  {t('auth.name')}
                   <input name="name" required autoComplete="name" maxLength={200} />
                 </label>
               )}
               <label>
-                Email
+                {t('auth.email')}
                 <input name="email" type="email" required autoComplete="email" />
               </label>
               <label>
-                Password
+                {t('auth.password')}
                 <input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autoComplete={mode === 'up' ? 'new-password' : 'current-password'} />
               </label>
               {error && (
@@ -99,7 +100,7 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
                 </p>
               )}
               <button className="primary" disabled={busy}>
-                {mode === 'up' ? 'Create account' : 'Sign in'}
+                {mode === 'up' ? t('auth.createAccount') : t('auth.signIn')}
               </button>
             </form>
           </>

@@ -4,6 +4,7 @@ import { TwoFactorSection, twoFactorQuery } from '../settings/TwoFactorSection';
 import { PasskeysSection } from '../settings/PasskeysSection';
 import { useSession } from './session';
 import '../settings/settings.css';
+import { t } from '../i18n';
 
 /**
  * While the organization requires two-factor sign-in and the caller has not enrolled, the API
@@ -14,7 +15,7 @@ export function TwoFactorGate({ children }: { children: ReactNode }) {
   const { data, isPending } = useQuery(twoFactorQuery);
   const { signOut } = useSession();
   // Asked first, so that a member held to enrolment does not see the app's pages fail one by one.
-  if (isPending) return <p className="loading">Loading…</p>;
+  if (isPending) return <p className="loading">{t('common.loading')}</p>;
   if (!data?.enrolmentRequired) return children;
   return (
     <main className="auth">
@@ -23,7 +24,7 @@ export function TwoFactorGate({ children }: { children: ReactNode }) {
         <TwoFactorSection />
         <PasskeysSection />
         <button type="button" className="ghost" onClick={() => void signOut()}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </div>
     </main>
