@@ -56,6 +56,12 @@ describe.skipIf(!CHROMIUM)('the web client in Russian', () => {
     expect(await page.getByTestId('toast-error').last().getByRole('button', { name: 'Повторить' }).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
 
+    await page.goto(`${base}/app/settings/members`);
+    await eventually(() => page.getByRole('heading', { name: 'Участники', level: 2 }).isVisible()).toBe(true);
+    expect(await page.getByText('Занято мест:').count()).toBe(1);
+    await page.goto(`${base}/app/settings/security`);
+    await eventually(() => page.getByRole('heading', { name: 'Сеансы' }).isVisible()).toBe(true);
+
     await page.goto(`${base}/app/settings/profile`);
     await eventually(() => page.getByRole('heading', { name: 'Настройки' }).isVisible()).toBe(true);
     expect(await page.getByRole('navigation', { name: 'Настройки' }).getByRole('link').allTextContents()).toEqual(expect.arrayContaining(['Участники', 'Безопасность', 'Профиль']));

@@ -1,4 +1,5 @@
 import { useToast } from '../common/toast';
+import { t } from '../i18n';
 
 /** A read-only value with a copy button (invite links, a new token, a webhook's secret). */
 export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -8,14 +9,14 @@ export function CopyField({ label, value, testId }: { label: string; value: stri
       await navigator.clipboard.writeText(value);
       toast('Copied');
     } catch {
-      toast('Copying was refused by the browser: select the text and copy it', 'error');
+      toast(t('copy.refused'), 'error');
     }
   }
   return (
     <span className="copy-field">
       <input readOnly value={value} aria-label={label} data-testid={testId} onFocus={(e) => e.target.select()} />
       <button type="button" onClick={() => void copy()}>
-        Copy
+        {t('copy.copy')}
       </button>
     </span>
   );
@@ -26,10 +27,10 @@ export function SecretNotice({ label, value, testId, onDone }: { label: string; 
   return (
     <div className="secret-notice" role="status">
       <strong>{label}</strong>
-      <p>Copy it now: it is not shown again.</p>
+      <p>{t('copy.once')}</p>
       <CopyField label={label} value={value} testId={testId} />
       <button type="button" className="ghost" onClick={onDone}>
-        Done
+        {t('copy.done')}
       </button>
     </div>
   );

@@ -6,8 +6,10 @@ import { Avatar } from '../common/people';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { canManageMember, type OrgRole } from './model';
 import { Table } from './Table';
+import { t, type MessageKey } from '../i18n';
+import { errorText } from '../common/toast';
 
-const ROLE_NAMES: Record<OrgRole, string> = { owner: 'Owner', admin: 'Administrator', member: 'Member' };
+const ROLE_NAMES: Record<OrgRole, MessageKey> = { owner: 'role.owner', admin: 'role.admin', member: 'role.member' };
 const RANK: Record<OrgRole, number> = { owner: 0, admin: 1, member: 2 };
 
 function MemberRow({ member, manage }: { member: Member; manage: boolean }) {
@@ -23,32 +25,32 @@ function MemberRow({ member, manage }: { member: Member; manage: boolean }) {
       <td>
         {manage ? (
           <select
-            aria-label={`Role of ${member.name}`}
+            aria-label={t('members.roleOf', { name: member.name })}
             value={member.role}
             onChange={(e) => void write(() => call(api.PATCH('/user/organization/members/{userId}/role', { params: { path }, body: { role: e.target.value as 'admin' | 'member' } }))).catch(noop)}
           >
-            <option value="admin">{ROLE_NAMES.admin}</option>
-            <option value="member">{ROLE_NAMES.member}</option>
+            <option value="admin">{t(ROLE_NAMES.admin)}</option>
+            <option value="member">{t(ROLE_NAMES.member)}</option>
           </select>
         ) : (
-          ROLE_NAMES[member.role]
+          t(ROLE_NAMES[member.role])
         )}
       </td>
-      <td>{member.active ? 'Active' : 'Deactivated'}</td>
+      <td>{member.active ? t('members.active') : t('members.deactivated')}</td>
       <td className="actions">
         {manage && (
           <>
             <button
               type="button"
-              aria-label={`${member.active ? 'Deactivate' : 'Activate'} ${member.name}`}
+              aria-label={member.active ? t('members.deactivateName', { name: member.name }) : t('members.activateName', { name: member.name })}
               onClick={() => void write(() => call(api.PATCH('/user/organization/members/{userId}/active', { params: { path }, body: { active: !member.active } }))).catch(noop)}
             >
-              {member.active ? 'Deactivate' : 'Activate'}
+              {member.active ? t('members.deactivate') : t('members.activate')}
             </button>
             <ConfirmButton
-              label="Remove"
+              label={t('members.remove')}
               name={member.name}
-              question={`Remove ${member.name} from the organization?`}
+              question={t('members.removeQuestion', { name: member.name })}
               onConfirm={() => write(() => call(api.DELETE('/user/organization/members/{userId}', { params: { path } })))}
             />
           </>
@@ -62,16 +64,16 @@ function MemberRow({ member, manage }: { member: Member; manage: boolean }) {
 export function MembersPanel() {
   const { data: organization, error } = useQuery(organizationQuery);
   const { data: me } = useQuery(meQuery);
-  if (error) return <p className="form-error" role="alert">{error.message}</p>;
-  if (!organization) return <p className="loading">Loading members…</p>;
+  if (error) return <p className="form-error" role="alert">{errorText(error)}</p>;
+  if (!organization) return <p className="loading">{t('members.loading')}</p>;
   const members = organization.members.filter((m) => !m.deleted).sort((a, b) => RANK[a.role] - RANK[b.role] || a.name.localeCompare(b.name));
   return (
     <section aria-labelledby="members-title">
-      <h2 id="members-title">Members</h2>
+      <h2 id="members-title">{t('members.title')}</h2>
       <p className="muted">
-        {organization.activeOrganizationUsersCount} of {organization.availableUsersCount} seats in use. Deactivating or removing someone signs them out at once.
+        {t('members.seats', { used: organization.activeOrganizationUsersCount, available: organization.availableUsersCount })}
       </p>
-      <Table columns={['Name', 'Email', 'Role', 'Status', '']} testId="members">
+      <Table columns={[t('members.name'), t('members.email'), t('members.role'), t('members.status'), '']} testId="members">
         {members.map((m) => (
           <MemberRow key={m.userId} member={m} manage={canManageMember(organization.role, me?.id, m)} />
         ))}

@@ -4,6 +4,8 @@ import { useAction } from '../common/action';
 import { ago, when } from '../common/time';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { Table } from './Table';
+import { t, tn } from '../i18n';
+import { errorText } from '../common/toast';
 
 export const sessionsKey = ['sessions'] as const;
 const sessionsQuery = queryOptions({ queryKey: sessionsKey, queryFn: () => call(api.GET('/user/sessions', { params: { query: { limit: 200 } } })) });
@@ -15,16 +17,16 @@ export function SessionsSection() {
   const others = sessions?.filter((s) => !s.current).length ?? 0;
   return (
     <section aria-labelledby="sessions-title">
-      <h2 id="sessions-title">Sessions</h2>
-      <p className="muted">Where you are signed in. Signing a session out ends it at once; changing your password or turning on two-factor sign-in signs out all but this one.</p>
-      {error && <p className="form-error" role="alert">{error.message}</p>}
+      <h2 id="sessions-title">{t('sessions.title')}</h2>
+      <p className="muted">{t('sessions.intro')}</p>
+      {error && <p className="form-error" role="alert">{errorText(error)}</p>}
       {sessions && (
-        <Table columns={['Client', 'Address', 'Signed in', 'Last used', '']} testId="sessions">
+        <Table columns={[t('sessions.client'), t('sessions.address'), t('sessions.signedIn'), t('sessions.lastUsed'), '']} testId="sessions">
           {sessions.map((s) => (
             <tr key={s.id}>
               <td>
-                {s.userAgent ?? 'unknown client'}
-                {s.current && <strong> (this session)</strong>}
+                {s.userAgent ?? t('sessions.unknown')}
+                {s.current && <strong> {t('sessions.current')}</strong>}
               </td>
               <td>{s.ip ?? '—'}</td>
               <td title={when(s.createdAt)}>{ago(s.createdAt)}</td>
@@ -32,9 +34,9 @@ export function SessionsSection() {
               <td className="actions">
                 {!s.current && (
                   <ConfirmButton
-                    label="Sign out"
-                    name={`session ${s.id}`}
-                    question="Sign this session out? It stops working at once."
+                    label={t('sessions.signOut')}
+                    name={t('sessions.sessionN', { id: s.id })}
+                    question={t('sessions.signOutQuestion')}
                     onConfirm={() => run(() => call(api.DELETE('/user/sessions/{sessionId}', { params: { path: { sessionId: s.id } } })), sessionsKey)}
                   />
                 )}
@@ -45,9 +47,9 @@ export function SessionsSection() {
       )}
       {others > 0 && (
         <ConfirmButton
-          label="Sign out all other sessions"
-          name="every other session"
-          question={`Sign out ${others} other session${others === 1 ? '' : 's'}?`}
+          label={t('sessions.signOutOthers')}
+          name={t('sessions.everyOther')}
+          question={tn('sessions.signOutOthersQuestion', others)}
           onConfirm={() => run(() => call(api.DELETE('/user/sessions')), sessionsKey)}
         />
       )}

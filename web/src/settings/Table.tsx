@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { t } from '../i18n';
 
 /** The settings pages' tables: column headings (an empty one is the row actions' column), then rows. */
 export function Table({ columns, caption, testId, children }: { columns: string[]; caption?: string; testId: string; children: ReactNode }) {
@@ -9,7 +10,7 @@ export function Table({ columns, caption, testId, children }: { columns: string[
         <tr>
           {columns.map((c, i) => (
             <th key={i} scope="col">
-              {c || <span className="sr-only">Actions</span>}
+              {c || <span className="sr-only">{t('table.actions')}</span>}
             </th>
           ))}
         </tr>
