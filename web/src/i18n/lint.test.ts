@@ -47,7 +47,6 @@ const PENDING = new Set<string>([
   'settings/Deliveries.tsx',
   'settings/InvitesPanel.tsx',
   'settings/TokensPanel.tsx',
-  'settings/TwoFactorSection.tsx',
   'settings/WebhookForm.tsx',
   'settings/WebhooksPanel.tsx',
   'shell/SingleSignOn.tsx',

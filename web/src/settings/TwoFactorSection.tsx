@@ -7,6 +7,8 @@ import { when } from '../common/time';
 import { CopyField } from './CopyField';
 import { RecoveryCodesRenewal } from './RecoveryCodesRenewal';
 import { sessionsKey } from './SessionsSection';
+import { t, tn } from '../i18n';
+import { errorText } from '../common/toast';
 
 const twoFactorKey = ['two-factor'] as const;
 export const twoFactorQuery = queryOptions({ queryKey: twoFactorKey, queryFn: () => call(api.GET('/user/two-factor')) });
@@ -21,7 +23,7 @@ function QrCode({ uri }: { uri: string }) {
       live = false;
     };
   }, [uri]);
-  return src ? <img src={src} width={200} height={200} alt="QR code of the two-factor secret" data-testid="two-factor-qr" /> : null;
+  return src ? <img src={src} width={200} height={200} alt={t('tf.qrAlt')} data-testid="two-factor-qr" /> : null;
 }
 
 /** Scan, then confirm with the first code; the recovery codes are shown once. */
@@ -35,16 +37,16 @@ function Enrolment({ enrolment, onDone }: { enrolment: Schemas['TwoFactorEnrolme
   }
   return (
     <div className="secret-notice">
-      <strong>Scan this with your authenticator app</strong>
+      <strong>{t('tf.scan')}</strong>
       <QrCode uri={enrolment.uri} />
-      <p>Or type the key by hand:</p>
-      <CopyField label="Two-factor secret" value={enrolment.secret} />
-      <form className="settings-form" onSubmit={confirm} aria-label="Confirm two-factor sign-in">
+      <p>{t('tf.byHand')}</p>
+      <CopyField label={t('tf.secret')} value={enrolment.secret} />
+      <form className="settings-form" onSubmit={confirm} aria-label={t('tf.confirm')}>
         <label>
-          First code from the app
+          {t('tf.firstCode')}
           <input name="code" required pattern="[0-9]{6}" inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
         </label>
-        <button className="primary">Turn on</button>
+        <button className="primary">{t('tf.turnOn')}</button>
       </form>
     </div>
   );
@@ -59,16 +61,16 @@ function TurnOff() {
     await run(() => call(api.DELETE('/user/two-factor', { body })), twoFactorKey).catch(() => null);
   }
   return (
-    <form className="settings-form" onSubmit={submit} aria-label="Turn off two-factor sign-in">
+    <form className="settings-form" onSubmit={submit} aria-label={t('tf.turnOffForm')}>
       <label>
-        Password
+        {t('tf.password')}
         <input name="password" type="password" required autoComplete="current-password" />
       </label>
       <label>
-        Code or recovery code
+        {t('tf.codeOrRecovery')}
         <input name="code" required minLength={6} maxLength={40} autoComplete="one-time-code" />
       </label>
-      <button className="danger">Turn off</button>
+      <button className="danger">{t('tf.turnOff')}</button>
     </form>
   );
 }
@@ -84,23 +86,23 @@ export function TwoFactorSection() {
   }
   return (
     <section aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">Two-factor sign-in</h2>
-      {error && <p className="form-error" role="alert">{error.message}</p>}
-      {status?.enrolmentRequired && <p className="form-error">Your organization requires two-factor sign-in: turn it on, or add a passkey, to continue.</p>}
+      <h2 id="two-factor-title">{t('tf.title')}</h2>
+      {error && <p className="form-error" role="alert">{errorText(error)}</p>}
+      {status?.enrolmentRequired && <p className="form-error">{t('tf.required')}</p>}
       {codes && (
         <div className="secret-notice" role="status" data-testid="recovery-codes">
-          <strong>Recovery codes</strong>
-          <p>Each signs in once without the app. Keep them somewhere safe: they are not shown again.</p>
+          <strong>{t('tf.recoveryCodes')}</strong>
+          <p>{t('tf.recoveryIntro')}</p>
           <pre>{codes.join('\n')}</pre>
           <button type="button" className="ghost" onClick={() => setCodes(null)}>
-            Done
+            {t('tf.done')}
           </button>
         </div>
       )}
       {status && status.enabled && (
         <>
           <p>
-            On since {when(status.enabledAt)}; {status.recoveryCodesLeft} recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
+            {tn('tf.onSince', status.recoveryCodesLeft, { date: when(status.enabledAt) })}
           </p>
           <RecoveryCodesRenewal onCodes={setCodes} statusKey={twoFactorKey} />
           <TurnOff />
@@ -108,9 +110,9 @@ export function TwoFactorSection() {
       )}
       {status && !status.enabled && !enrolment && (
         <>
-          <p className="muted">Sign-in then asks for a code from an authenticator app as well as the password.</p>
+          <p className="muted">{t('tf.explain')}</p>
           <button type="button" className="primary" onClick={() => void start()}>
-            Set up two-factor sign-in
+            {t('tf.setUp')}
           </button>
         </>
       )}
