@@ -49,8 +49,6 @@ const PENDING = new Set<string>([
   'settings/TokensPanel.tsx',
   'settings/WebhookForm.tsx',
   'settings/WebhooksPanel.tsx',
-  'shell/SingleSignOn.tsx',
-  'shell/TwoFactorPrompt.tsx',
 ]);
 
 function files(dir: string): string[] {

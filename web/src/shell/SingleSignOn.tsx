@@ -6,6 +6,7 @@ import { errorText } from '../common/toast';
 import { useSession } from './session';
 
 import { SIGNED_IN_WITH_OIDC } from './oidcSignOut';
+import { t } from '../i18n';
 
 // The sign-in in flight stays in this tab only: the callback completes where the sign-in began.
 const TRANSACTION_KEY = 'workboard.oidc.transaction';
@@ -37,7 +38,7 @@ export function SingleSignOnButton() {
   return (
     <div className="sso">
       <button type="button" className="primary" onClick={() => void start()} disabled={busy}>
-        Sign in with {status.data.displayName}
+        {t('sso.signInWith', { name: status.data.displayName ?? '' })}
       </button>
       {error && (
         <p className="form-error" role="alert">
@@ -87,10 +88,10 @@ export function SingleSignOnCallback() {
             <p className="form-error" role="alert">
               {error}
             </p>
-            <a href="/app/login">Back to sign-in</a>
+            <a href="/app/login">{t('sso.back')}</a>
           </>
         ) : (
-          <p>Signing in…</p>
+          <p>{t('sso.signingIn')}</p>
         )}
       </div>
     </main>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { errorText } from '../common/toast';
+import { t } from '../i18n';
 
 /**
  * The second step of a sign-in with two-factor on: the password answered a challenge, and the code of
@@ -26,9 +27,9 @@ export function TwoFactorPrompt({ challenge, onSession, onRestart }: { challenge
   }
 
   return (
-    <form onSubmit={submit} aria-label="Two-factor code">
+    <form onSubmit={submit} aria-label={t('tfp.form')}>
       <label>
-        Code from your authenticator app, or a recovery code
+        {t('tfp.label')}
         <input name="code" required autoFocus autoComplete="one-time-code" inputMode="text" minLength={6} maxLength={40} />
       </label>
       {error && (
@@ -37,10 +38,10 @@ export function TwoFactorPrompt({ challenge, onSession, onRestart }: { challenge
         </p>
       )}
       <button className="primary" disabled={busy}>
-        Verify
+        {t('tfp.verify')}
       </button>
       <button type="button" onClick={onRestart}>
-        Start over
+        {t('tfp.restart')}
       </button>
     </form>
   );
