@@ -78,3 +78,18 @@ export const notificationEmailSettings = pgTable(
     check('notification_email_settings_hour_check', sql`${t.hour} between 0 and 23`),
   ],
 );
+
+/** A link that proves an address belongs to its user (sign-up); only the token's hash is kept. */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    id: id(),
+    userId: ref('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_verifications_token_hash_key').on(t.tokenHash), index('email_verifications_user_idx').on(t.userId)],
+);

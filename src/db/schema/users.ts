@@ -20,6 +20,8 @@ export const users = pgTable(
     isOperator: boolean('is_operator').notNull().default(false),
     // The language of what the service writes to this user (email); null: not chosen, English.
     language: text('language'),
+    // When the address was proven by a link emailed to it; null: not yet (no notification email goes there).
+    emailVerifiedAt: ts('email_verified_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,6 +12,8 @@ export const joinHooks: {
    * code is ignored: a stale link must never block signing up.
    */
   attributeReferral?: (db: Queryable, userId: number, organizationId: number | null, code: string) => Promise<void>;
+  /** Queues the new address's verification email (the email module, when email is on), in the registration's transaction. */
+  registered?: (db: Queryable, userId: number) => Promise<void>;
 } = {};
 
 /** What a sign-in answers when a right password is not enough: a code must follow (202). */

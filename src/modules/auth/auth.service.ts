@@ -71,6 +71,7 @@ export async function register(
       await joinHooks.attributeReferral(tx, userId, input.inviteToken ? null : organizationId, input.referralCode);
     }
     await tx.update(users).set({ activeOrganizationId: organizationId }).where(eq(users.id, userId));
+    if (joinHooks.registered) await joinHooks.registered(tx, userId);
     const session = await openSession(tx, userId, client, settings.sessionTtlDays);
     return { session, user: await loadUser(tx, userId), organization: await loadOrganization(tx, organizationId, userId) };
   });

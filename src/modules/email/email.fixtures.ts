@@ -23,8 +23,11 @@ export function emailConfig(url: string, over: Partial<EmailConfig> = {}): Email
   };
 }
 
-/** On PostgreSQL, an empty database of this file's own beside the suite's (migrated by the app); nothing on PGlite. */
-function ownDatabase(name: string): () => { databaseUrl?: string; skipMigrations?: boolean } {
+/**
+ * On PostgreSQL, an empty database of this file's own beside the suite's (migrated by the app); on
+ * PGlite, an in-memory database of its own (files of one worker may otherwise share one).
+ */
+function ownDatabase(name: string): () => { databaseUrl?: string; skipMigrations?: boolean; dataDir?: string } {
   const url = process.env.DATABASE_URL;
   let own: string | null = null;
   if (url) {
@@ -44,7 +47,7 @@ function ownDatabase(name: string): () => { databaseUrl?: string; skipMigrations
       await client.end();
     });
   }
-  return () => (own ? { databaseUrl: own, skipMigrations: false } : {});
+  return () => (own ? { databaseUrl: own, skipMigrations: false } : { dataDir: `memory://email-${name}` });
 }
 
 export interface EmailKit {
@@ -60,8 +63,10 @@ export interface EmailKit {
  * `name` names the file's own database on PostgreSQL: the outbox is one queue per database, and a
  * sender of another test file running beside this one would take (and send elsewhere) its messages.
  */
-export function useEmailTestApp(name: string, over: Partial<EmailConfig> = {}): EmailKit {
+export function useEmailTestApp(name: string, over: Partial<EmailConfig> = {}, options: { showVerifications?: boolean } = {}): EmailKit {
   const smtp = new TestSmtp();
+  // Every test user's sign-up is emailed a verification link; only its own test looks at those.
+  if (!options.showVerifications) smtp.hidden = (mail) => /^(Confirm your email address|Подтвердите адрес)/.test(mail.subject ?? '');
   beforeAll(async () => void (await smtp.start()));
   afterAll(() => smtp.stop());
   const own = ownDatabase(name);

@@ -33,11 +33,18 @@ async function notify(user: TestUser, text: string, taskId: number | null, proje
                   values (${user.organizationId}, ${user.id}, 'mention', ${text}, ${taskId}, ${projectId}, ${`test-${Math.random()}`})`);
 }
 
+/** A user whose address is verified (the verification flow itself: email.verification.test.ts). */
+async function verifiedUser(o: { name?: string } = {}): Promise<TestUser> {
+  const user = await t.org(o);
+  await t.sql(sql`update users set email_verified_at = now() where id = ${user.id}`);
+  return user;
+}
+
 const setting = (user: TestUser, body: Record<string, unknown>) => t.as(user).put('/user/notification-email', body);
 
 describe('notification emails', () => {
   it('defaults to a daily digest at 08:00 UTC, changed with PUT', async () => {
-    const user = await t.org();
+    const user = await verifiedUser();
     expect((await t.as(user).get('/user/notification-email')).json()).toEqual({ mode: 'daily', hour: 8, timeZone: 'UTC' });
     const res = await setting(user, { mode: 'hourly', hour: 18, timeZone: 'Europe/Moscow' });
     expect(res.statusCode).toBe(200);
@@ -46,7 +53,7 @@ describe('notification emails', () => {
   });
 
   it('refuses a bad setting with 400, changing nothing', async () => {
-    const user = await t.org();
+    const user = await verifiedUser();
     for (const body of [{ mode: 'weekly', hour: 8, timeZone: 'UTC' }, { mode: 'daily', hour: 24, timeZone: 'UTC' }, { mode: 'daily', hour: 8, timeZone: 'Mars/Olympus' }, {}]) {
       expectProblem(await setting(user, body), 400, 'VALIDATION_FAILED');
     }
@@ -60,7 +67,7 @@ describe('notification emails', () => {
   });
 
   it('immediate: each run mails what is new, once', async () => {
-    const user = await t.org();
+    const user = await verifiedUser();
     const { project, a } = await board(user);
     await setting(user, { mode: 'immediate', hour: 8, timeZone: 'UTC' });
     await notify(user, 'Ada mentioned you', a.id, project.id);
@@ -77,7 +84,7 @@ describe('notification emails', () => {
   });
 
   it('hourly: groups by project and task, and waits an hour between digests', async () => {
-    const user = await t.org();
+    const user = await verifiedUser();
     const { project, a, b } = await board(user);
     await setting(user, { mode: 'hourly', hour: 8, timeZone: 'UTC' });
     await notify(user, 'one on A', a.id, project.id);
@@ -106,7 +113,7 @@ describe('notification emails', () => {
   });
 
   it('daily: at the chosen local hour only, once a day, in the user’s language', async () => {
-    const user = await t.org({ name: 'Борис' });
+    const user = await verifiedUser({ name: 'Борис' });
     await t.as(user).patch('/user/language', { language: 'ru' });
     // 09:00 in Moscow is 06:00 UTC.
     await setting(user, { mode: 'daily', hour: 9, timeZone: 'Europe/Moscow' });
@@ -125,10 +132,10 @@ describe('notification emails', () => {
   });
 
   it('off, and no email at all for a user with nothing new', async () => {
-    const off = await t.org();
+    const off = await verifiedUser();
     await setting(off, { mode: 'off', hour: 8, timeZone: 'UTC' });
     await notify(off, 'quiet', null, null);
-    const idle = await t.org();
+    const idle = await verifiedUser();
     await setting(idle, { mode: 'immediate', hour: 8, timeZone: 'UTC' });
     await sendNotificationEmails(t.app, new Date());
     await send();
@@ -137,8 +144,8 @@ describe('notification emails', () => {
   });
 
   it('carries List-Unsubscribe with one-click POST, which turns them off without a session', async () => {
-    const user = await t.org();
-    const other = await t.org();
+    const user = await verifiedUser();
+    const other = await verifiedUser();
     for (const u of [user, other]) await setting(u, { mode: 'immediate', hour: 8, timeZone: 'UTC' });
     await notify(user, 'first', null, null);
     await sendNotificationEmails(t.app, new Date());

@@ -34,7 +34,7 @@ export async function sendNotificationEmails(app: FastifyInstance, now: Date): P
     app.database.db,
     sql`select u.id, u.email, u.name, u.language, coalesce(s.sent_through, 0) as through
         from users u left join notification_email_settings s on s.user_id = u.id
-        where u.password_hash <> ${INVITED_PASSWORD_HASH}
+        where u.password_hash <> ${INVITED_PASSWORD_HASH} and u.email_verified_at is not null
           and exists (select 1 from notifications n where n.user_id = u.id and n.id > coalesce(s.sent_through, 0)
                       and not n.read and not n.archived and n.created_at > ${at}::timestamptz - make_interval(hours => ${MAX_AGE_HOURS}))
           and case coalesce(s.mode, 'daily')

@@ -5,7 +5,9 @@ import type { App } from '../../platform/types.js';
 import { registerNotificationEmails } from './email.notifications.js';
 import { startEmail } from './email.outbox.js';
 import { loadNotificationEmail, setNotificationEmail, turnNotificationEmailOff } from './email.preferences.js';
-import { NotificationEmailSchema, UnsubscribeQuery } from './email.schemas.js';
+import { NotificationEmailSchema, UnsubscribeQuery, VerifyEmailBody } from './email.schemas.js';
+import { confirmEmailVerification, issueEmailVerification } from './email.verification.js';
+import { joinHooks } from '../auth/auth.hooks.js';
 import { userOfUnsubscribeToken } from './email.unsubscribe.js';
 
 const tags = ['Notifications'];
@@ -14,6 +16,8 @@ const tags = ['Notifications'];
 export default async function emailRoutes(app: App): Promise<void> {
   startEmail(app);
   registerNotificationEmails(app);
+  // A sign-up queues its address's verification (the sender's poll sends it: the hook cannot wake it after commit).
+  joinHooks.registered = (db, userId) => issueEmailVerification(app, db, userId);
   // A mail client's one-click POST is a form (`List-Unsubscribe=One-Click`); the token is in the URL.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
 
@@ -25,6 +29,18 @@ export default async function emailRoutes(app: App): Promise<void> {
     '/user/notification-email',
     { schema: { tags, summary: 'Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone)', body: NotificationEmailSchema, response: { 200: NotificationEmailSchema } } },
     (request) => write(app, request, (ctx) => setNotificationEmail(ctx, request.body)),
+  );
+
+  app.post(
+    '/auth/verify-email',
+    {
+      config: { public: true },
+      schema: { tags: ['Authentication'], summary: 'Confirm an email address with the emailed link’s token', security: [], body: VerifyEmailBody, response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      await confirmEmailVerification(app, request.body.token);
+      return reply.code(204).send(null);
+    },
   );
 
   app.post(

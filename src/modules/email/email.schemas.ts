@@ -17,3 +17,5 @@ export const NotificationEmailSchema = Type.Object(
 export type NotificationEmailDto = Static<typeof NotificationEmailSchema>;
 
 export const UnsubscribeQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the signed token of the List-Unsubscribe URL' }) });
+
+export const VerifyEmailBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the token of the emailed verification link' }) });

@@ -84,7 +84,35 @@ const claim: Record<LanguageCode, (d: AccountClaimData) => Parameters<typeof lay
   }),
 };
 
+export interface VerifyEmailData {
+  name: string;
+  url: string;
+  days: number;
+}
+
+const verify: Record<LanguageCode, (d: VerifyEmailData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `Confirm your email address for ${PRODUCT_NAME}`,
+    greeting: `Hello ${d.name},`,
+    paragraphs: [
+      `Please confirm that this address is yours. Until you do, ${PRODUCT_NAME} sends it no notification emails.`,
+      `The link works for ${d.days} days. If you did not sign up, ignore this message.`,
+    ],
+    action: { label: 'Confirm the address', url: d.url },
+  }),
+  ru: (d) => ({
+    subject: `Подтвердите адрес почты для ${PRODUCT_NAME}`,
+    greeting: `Здравствуйте, ${d.name}!`,
+    paragraphs: [
+      `Подтвердите, пожалуйста, что это ваш адрес. До тех пор ${PRODUCT_NAME} не присылает на него писем с уведомлениями.`,
+      `Ссылка действует ${d.days} дней. Если вы не регистрировались, просто проигнорируйте это письмо.`,
+    ],
+    action: { label: 'Подтвердить адрес', url: d.url },
+  }),
+};
+
 export const templates = {
+  verifyEmail: (lang: LanguageCode, d: VerifyEmailData, publicUrl: string): Rendered => layout(verify[lang](d), publicUrl),
   accountClaim: (lang: LanguageCode, d: AccountClaimData, publicUrl: string): Rendered => layout(claim[lang](d), publicUrl),
   passwordReset: (lang: LanguageCode, d: PasswordResetData, publicUrl: string): Rendered => layout(reset[lang](d), publicUrl),
   passwordChanged: (lang: LanguageCode, d: PasswordChangedData, publicUrl: string): Rendered => layout(changed[lang](d), publicUrl),

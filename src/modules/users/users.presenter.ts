@@ -10,6 +10,7 @@ export function presentUser(row: UserRow, avatarKey: string | null, messengerCon
   return {
     id: row.id,
     email: row.email,
+    emailVerified: row.emailVerifiedAt !== null,
     name: row.name,
     avatar: avatarKey ? fileLink(avatarKey) : null,
     phoneNumber: row.phoneNumber,

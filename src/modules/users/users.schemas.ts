@@ -13,6 +13,7 @@ export const UserSchema = Type.Object(
   {
     id: Type.Integer(),
     email: Type.String(),
+    emailVerified: Type.Boolean({ description: 'the address was confirmed by an emailed link (added)' }),
     name: Type.String(),
     avatar: Nullable(Type.String({ description: 'download link of the avatar' })),
     phoneNumber: Nullable(Type.String()),

@@ -6,7 +6,7 @@ import { commonCases } from '../../test/common-cases.js';
 const t = useTestApp();
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const USER_KEYS = [
-  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'id', 'jobTitle', 'language', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
+  'activeOrganizationId', 'avatar', 'birthDate', 'codeHostLink', 'createdAt', 'email', 'emailVerified', 'id', 'jobTitle', 'language', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'updatedAt',
 ];
 
 const login = async (user: TestUser, password = PASSWORD) => t.as(null).post('/auth/login', { email: user.email, password });

@@ -5442,6 +5442,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an email address with the emailed link’s token */
+        post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email/unsubscribe": {
         parameters: {
             query?: never;
@@ -8855,6 +8872,8 @@ export interface components {
         User: {
             id: number;
             email: string;
+            /** @description the address was confirmed by an emailed link (added) */
+            emailVerified: boolean;
             name: string;
             avatar: string | null;
             phoneNumber: string | null;
@@ -8945,7 +8964,7 @@ export interface components {
              * @description stable UPPER_SNAKE_CASE error code (platform/errors.ts)
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "RESET_TOKEN_INVALID" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "EMAIL_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "RESET_TOKEN_INVALID" | "VERIFICATION_TOKEN_INVALID" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "EMAIL_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
             errors?: {
                 path: string;
                 message: string;
@@ -43222,6 +43241,76 @@ export interface operations {
             };
             /** @description not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAuthVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the emailed verification link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

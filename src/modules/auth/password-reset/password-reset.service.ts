@@ -75,7 +75,8 @@ export async function confirmPasswordReset(app: FastifyInstance, input: { token:
     if (!token) throw invalid();
     const [user] = await db
       .update(users)
-      .set({ passwordHash: newHash, updatedAt: new Date() })
+      // The link reached the address: it is proven too (an imported member's first sign-in included).
+      .set({ passwordHash: newHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: new Date() })
       .where(eq(users.id, found.userId))
       .returning({ email: users.email, name: users.name, language: users.language });
     // Every other link of the account dies with the old password (their fingerprints no longer match); spent here to keep the table small.
