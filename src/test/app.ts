@@ -66,7 +66,25 @@ function requester(app: FastifyInstance, headers: Record<string, string>): Reque
 }
 
 /**
- * One app and one database per test file (a migrated PGlite image, or the shared PostgreSQL schema);
+ * The migrated in-memory PGlite database of this worker process, shared by every file that runs in
+ * it as all files share PostgreSQL's one schema: each test mints its own organizations and never
+ * counts on an empty database. Loading the image for each file cost about 0.7 s of CPU, a minute of
+ * every run. A file that asks for its own data directory gets a database of its own.
+ */
+let workerDatabase: Promise<Database> | null = null;
+const sharedEmbedded = new WeakSet<Database>();
+
+async function embeddedDatabase(config: Config, image: string): Promise<Database> {
+  if (config.dataDir !== 'memory://') return openDatabase(config, { loadDataDir: new Blob([readFileSync(image)]) });
+  workerDatabase ??= openDatabase(config, { loadDataDir: new Blob([readFileSync(image)]) }).then((database) => {
+    sharedEmbedded.add(database);
+    return database;
+  });
+  return workerDatabase;
+}
+
+/**
+ * One app per test file, on the worker's database (a migrated PGlite image, or the shared PostgreSQL schema);
  * each test mints its own organizations, so tests never share state.
  */
 export function useTestApp(overrides: Partial<Config> | (() => Partial<Config>) = {}): TestKit {
@@ -98,7 +116,7 @@ export function useTestApp(overrides: Partial<Config> | (() => Partial<Config>) 
         ...(typeof overrides === 'function' ? overrides() : overrides),
       },
     );
-    const database = await openDatabase(config, image && !databaseUrl ? { loadDataDir: new Blob([readFileSync(image)]) } : {});
+    const database = image && !databaseUrl ? await embeddedDatabase(config, image) : await openDatabase(config);
     const logStream = new PassThrough();
     logStream.on('data', (chunk: Buffer) => logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     const app = await buildApp(config, { database, logStream });
@@ -107,7 +125,7 @@ export function useTestApp(overrides: Partial<Config> | (() => Partial<Config>) 
 
   afterAll(async () => {
     await kit.app?.close();
-    await kit.database?.close();
+    if (kit.database && !sharedEmbedded.has(kit.database)) await kit.database.close();
   });
 
   kit.as = (user) => requester(kit.app, user ? user.headers : {});
