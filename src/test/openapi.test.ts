@@ -37,6 +37,11 @@ const MAY_BE_PUBLIC = [
   /^POST \/auth\/oidc\/callback$/,
   // Where an MCP client learns how to authorize (RFC 9728): asked before it has any credential.
   /^GET \/\.well-known\/oauth-protected-resource$/,
+  // Email (issue 44): a forgotten password, an address to confirm and a one-click unsubscribe come
+  // before any credential; the emailed token stands in for one (and asking for a reset link is rate-limited).
+  /^POST \/auth\/password-reset(\/confirm)?$/,
+  /^POST \/auth\/verify-email$/,
+  /^POST \/email\/unsubscribe$/,
   /^GET \/invite-links\/\{[^}]+\}$/,
   /^GET \/public\//,
   /^POST \/integrations\/messenger\/bot-login$/,

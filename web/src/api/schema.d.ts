@@ -43425,7 +43425,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description the same sentence whether or not the address has an account */
+                        message: string;
+                    };
+                };
             };
             /** @description invalid input (VALIDATION_FAILED or a domain rule) */
             400: {

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { tooManyAttempts } from '../../../platform/brute-force.js';
 import type { App } from '../../../platform/types.js';
-import { PasswordResetBody, PasswordResetConfirmBody, PasswordResetConfirmResult } from './password-reset.schemas.js';
+import { PasswordResetAccepted, PasswordResetBody, PasswordResetConfirmBody, PasswordResetConfirmResult } from './password-reset.schemas.js';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.js';
 
 const tags = ['Authentication'];
 /** Reset emails one address may be sent per hour, whoever asks: enough to retry, too few to flood an inbox. */
 export const RESETS_PER_EMAIL_PER_HOUR = 5;
+export const ACCEPTED = 'if an account has this address, a reset link is on its way';
 
 export default async function passwordResetRoutes(app: App): Promise<void> {
   const { config } = app;
@@ -41,12 +41,12 @@ export default async function passwordResetRoutes(app: App): Promise<void> {
         summary: 'Ask for a password-reset link by email; 202 whether or not the address has an account',
         security: [],
         body: PasswordResetBody,
-        response: { 202: Type.Null() },
+        response: { 202: PasswordResetAccepted },
       },
     },
     async (request, reply) => {
       await requestPasswordReset(app, request.body.email);
-      return reply.code(202).send(null);
+      return reply.code(202).send({ message: ACCEPTED });
     },
   );
 

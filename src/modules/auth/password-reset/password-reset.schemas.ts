@@ -12,3 +12,7 @@ export const PasswordResetConfirmBody = Type.Object({
 export const PasswordResetConfirmResult = Type.Object({
   revokedSessions: Type.Integer({ description: 'sessions of the account signed out' }),
 });
+
+export const PasswordResetAccepted = Type.Object({
+  message: Type.String({ description: 'the same sentence whether or not the address has an account' }),
+});
