@@ -1,7 +1,12 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
+import { registerWebClient, WEB_DIST } from '../../src/platform/web-client.js';
 import { CHROMIUM, eventually, launch, serve, signedInContext } from './browser.js';
 
 /**
@@ -47,6 +52,35 @@ describe.skipIf(!CHROMIUM)('installable web app in Chromium', () => {
     expect(source).not.toContain('__SHELL__');
     expect(source).toMatch(/"\/app\/index\.html"/);
     expect(source).not.toMatch(/"\/(projects|tasks|files|user)/);
+  });
+
+  it('offers "Reload to update" when a new version of the service worker is waiting, and reloads into it', async () => {
+    // A copy of the build served alone (the client's shell needs no API to register its worker), so
+    // that a "deploy" can change its sw.js without touching web/dist.
+    const dir = mkdtempSync(path.join(tmpdir(), 'workboard-sw-'));
+    cpSync(WEB_DIST, dir, { recursive: true });
+    const shell = Fastify();
+    await registerWebClient(shell, `${dir}/`);
+    const origin = await serve(shell);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/app/login`);
+      await eventually(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+      const sw = path.join(dir, 'sw.js');
+      writeFileSync(sw, readFileSync(sw, 'utf8').replace(/const VERSION = '[^']*'/, "const VERSION = 'next'"));
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/app/'))!.update());
+      const prompt = page.getByTestId('update-prompt');
+      await eventually(() => prompt.isVisible()).toBe(true);
+      expect(await prompt.textContent()).toContain('A new version of Workboard is ready.');
+      await prompt.getByRole('button', { name: 'Reload to update' }).click();
+      await eventually(() => page.evaluate(async () => (await caches.keys()).join())).toBe('workboard-shell-next');
+      await eventually(() => page.getByTestId('update-prompt').count()).toBe(0);
+    } finally {
+      await context.close();
+      await shell.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('with the server stopped, the service worker serves the shell, which says it is offline', async () => {
