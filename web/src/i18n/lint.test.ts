@@ -45,7 +45,6 @@ const PENDING = new Set<string>([
   'search/ReglamentView.tsx',
   'search/SearchPage.tsx',
   'settings/Deliveries.tsx',
-  'settings/InvitesPanel.tsx',
   'settings/TokensPanel.tsx',
   'settings/WebhookForm.tsx',
   'settings/WebhooksPanel.tsx',

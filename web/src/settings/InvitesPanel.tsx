@@ -6,17 +6,19 @@ import { noop, useAction } from '../common/action';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { CopyField } from './CopyField';
 import { inviteUrl, type InvitedRole } from './model';
+import { t } from '../i18n';
+import { errorText } from '../common/toast';
 
 const ROLES: InvitedRole[] = ['editor', 'member', 'reader'];
 
 function RoleSelect({ label, value, onChange }: { label: string; value: InvitedRole; onChange: (role: InvitedRole) => void }) {
   return (
     <label>
-      Joins as
+      {t('invites.joinsAs')}
       <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value as InvitedRole)}>
         {ROLES.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {t(`spaceRole.${r}`)}
           </option>
         ))}
       </select>
@@ -36,32 +38,32 @@ function SpaceInvite({ space }: { space: Space }) {
   return (
     <article className="invite" aria-labelledby={`invite-${space.id}`} data-testid={`invite-${space.name}`}>
       <h3 id={`invite-${space.id}`}>{space.name}</h3>
-      {error && <p className="form-error" role="alert">{error.message}</p>}
+      {error && <p className="form-error" role="alert">{errorText(error)}</p>}
       {link?.enabled ? (
         <div className="row">
-          <CopyField label={`Invite link to ${space.name}`} value={inviteUrl(location.origin, link.token)} testId="invite-url" />
+          <CopyField label={t('invites.linkTo', { name: space.name })} value={inviteUrl(location.origin, link.token)} testId="invite-url" />
           <RoleSelect
-            label={`Role given by the link to ${space.name}`}
+            label={t('invites.roleOf', { name: space.name })}
             value={link.role}
             onChange={(r) => void write(() => call(api.PATCH('/spaces/{spaceId}/invite-link/role', { params: { path }, body: { role: r } }))).catch(noop)}
           />
           <button type="button" onClick={() => void create(link.role)}>
-            New link
+            {t('invites.newLink')}
           </button>
           <ConfirmButton
-            label="Revoke"
-            name={`the invite link to ${space.name}`}
-            question="Revoke this link? Nobody can join by it any more."
+            label={t('invites.revoke')}
+            name={t('invites.revokeName', { name: space.name })}
+            question={t('invites.revokeQuestion')}
             onConfirm={() => write(() => call(api.PATCH('/spaces/{spaceId}/invite-link/enabled', { params: { path }, body: { enabled: false } })))}
           />
         </div>
       ) : (
         full && (
           <div className="row">
-            <span className="muted">{link ? 'The link was revoked.' : 'No link yet.'}</span>
-            <RoleSelect label={`Role for a new link to ${space.name}`} value={role} onChange={setRole} />
+            <span className="muted">{link ? t('invites.revoked') : t('invites.none')}</span>
+            <RoleSelect label={t('invites.roleForNew', { name: space.name })} value={role} onChange={setRole} />
             <button type="button" className="primary" onClick={() => void create(role)}>
-              Create link
+              {t('invites.create')}
             </button>
           </div>
         )
@@ -76,10 +78,10 @@ export function InvitesPanel() {
   const administered = (spaces ?? []).filter((s) => s.role === 'admin');
   return (
     <section aria-labelledby="invites-title">
-      <h2 id="invites-title">Invite links</h2>
-      <p className="muted">Whoever opens a space’s link joins that space, and the organization, with the link’s role. A new link replaces the old one.</p>
-      {error && <p className="form-error" role="alert">{error.message}</p>}
-      {spaces && administered.length === 0 && <p>You administer no space yet: create one in the sidebar.</p>}
+      <h2 id="invites-title">{t('invites.title')}</h2>
+      <p className="muted">{t('invites.intro')}</p>
+      {error && <p className="form-error" role="alert">{errorText(error)}</p>}
+      {spaces && administered.length === 0 && <p>{t('invites.noSpace')}</p>}
       {administered.map((s) => (
         <SpaceInvite key={s.id} space={s} />
       ))}
