@@ -1,4 +1,10 @@
+import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
+
+/** What queuing an email needs of an app: its settings (no app is kept in a module-level hook). */
+export interface Mailer {
+  config: Pick<Config, 'email' | 'publicUrl'>;
+}
 
 /**
  * Registration reaches into modules built on top of auth (space invite links, the partner
@@ -13,7 +19,7 @@ export const joinHooks: {
    */
   attributeReferral?: (db: Queryable, userId: number, organizationId: number | null, code: string) => Promise<void>;
   /** Queues the new address's verification email (the email module, when email is on), in the registration's transaction. */
-  registered?: (db: Queryable, userId: number) => Promise<void>;
+  registered?: (db: Queryable, userId: number, mailer: Mailer | undefined) => Promise<void>;
 } = {};
 
 /** What a sign-in answers when a right password is not enough: a code must follow (202). */

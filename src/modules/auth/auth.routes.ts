@@ -25,6 +25,7 @@ export default async function authRoutes(app: App): Promise<void> {
     signupMode: config.signupMode,
     trialDays: config.trialDays,
     trialUsers: config.trialUsers,
+    mailer: app,
   };
   const limited = { onRequest: signInAddressLimit(app) };
   // OIDC_ONLY: the password routes are for operators only (oidc.policy.ts).

@@ -9,7 +9,7 @@ import { iso } from '../../platform/http.js';
 import type { SignInAttempts } from '../../platform/brute-force.js';
 import { createOrganization, loadOrganization, type Licensing } from '../organizations/organizations.service.js';
 import { loadUser } from '../users/users.service.js';
-import { joinHooks, signInHooks, type SignInChallenge } from './auth.hooks.js';
+import { joinHooks, signInHooks, type Mailer, type SignInChallenge } from './auth.hooks.js';
 
 export interface ClientInfo {
   ip: string | null;
@@ -20,6 +20,8 @@ export interface AuthSettings extends Licensing {
   sessionTtlDays: number;
   passwordHashCost: number;
   signupMode: 'open' | 'invite-only' | 'closed';
+  /** The app whose email a sign-up's verification link goes out with (password registration). */
+  mailer?: Mailer;
 }
 
 export async function openSession(db: Queryable, userId: number, client: ClientInfo, ttlDays: number): Promise<string> {
@@ -71,7 +73,7 @@ export async function register(
       await joinHooks.attributeReferral(tx, userId, input.inviteToken ? null : organizationId, input.referralCode);
     }
     await tx.update(users).set({ activeOrganizationId: organizationId }).where(eq(users.id, userId));
-    if (joinHooks.registered) await joinHooks.registered(tx, userId);
+    if (joinHooks.registered) await joinHooks.registered(tx, userId, settings.mailer);
     const session = await openSession(tx, userId, client, settings.sessionTtlDays);
     return { session, user: await loadUser(tx, userId), organization: await loadOrganization(tx, organizationId, userId) };
   });

@@ -8,6 +8,7 @@ import { AppError, logFailure } from '../../platform/errors.js';
 import { Drain, registerJob, wakeJob } from '../../platform/jobs.js';
 import { DurableQueue, type Claim } from '../../platform/queue.js';
 import type { Rendered } from './email.layout.js';
+import type { Mailer } from '../auth/auth.hooks.js';
 import { smtpTransport, type MailTransport } from './email.transport.js';
 
 export const EMAIL_JOB = 'email.send';
@@ -32,7 +33,7 @@ export interface OutgoingEmail {
  * `ctx.afterCommit(() => wakeEmail(app))`); it never sends in the request. Without SMTP_URL
  * nothing is queued. Answers the Message-IDs.
  */
-export async function queueEmail(app: FastifyInstance, db: Queryable, emails: OutgoingEmail[]): Promise<string[]> {
+export async function queueEmail(app: Mailer, db: Queryable, emails: OutgoingEmail[]): Promise<string[]> {
   if (!app.config.email.smtpUrl || emails.length === 0) return [];
   const host = new URL(app.config.publicUrl).hostname;
   const rows = emails.map((e) => ({

@@ -16,8 +16,11 @@ const tags = ['Notifications'];
 export default async function emailRoutes(app: App): Promise<void> {
   startEmail(app);
   registerNotificationEmails(app);
-  // A sign-up queues its address's verification (the sender's poll sends it: the hook cannot wake it after commit).
-  joinHooks.registered = (db, userId) => issueEmailVerification(app, db, userId);
+  // A sign-up queues its address's verification (the sender's poll sends it: the hook cannot wake it
+  // after commit). The hook keeps no app: apps of one process (tests) each pass their own.
+  joinHooks.registered = async (db, userId, mailer) => {
+    if (mailer) await issueEmailVerification(mailer, db, userId);
+  };
   // A mail client's one-click POST is a form (`List-Unsubscribe=One-Click`); the token is in the URL.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
 

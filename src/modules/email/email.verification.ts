@@ -9,6 +9,7 @@ import { AppError } from '../../platform/errors.js';
 import { languageOf } from './email.layout.js';
 import { queueEmail } from './email.outbox.js';
 import { templates } from './email.templates.js';
+import type { Mailer } from '../auth/auth.hooks.js';
 
 /** A verification link works this long. */
 export const VERIFY_TTL_DAYS = 7;
@@ -18,7 +19,7 @@ export const VERIFY_TTL_DAYS = 7;
  * sign-up). Only the token's hash is stored. Without email nothing happens: the address stays
  * unverified, which matters only for the notification emails a service without email never sends.
  */
-export async function issueEmailVerification(app: FastifyInstance, db: Queryable, userId: number): Promise<void> {
+export async function issueEmailVerification(app: Mailer, db: Queryable, userId: number): Promise<void> {
   if (!app.config.email.smtpUrl) return;
   const [user] = await db.select({ email: users.email, name: users.name, language: users.language }).from(users).where(eq(users.id, userId));
   if (!user) return;
