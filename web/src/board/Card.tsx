@@ -6,7 +6,7 @@ import { Avatar } from '../common/people';
 import { dueOf } from './model';
 import { MoveToContext } from './MoveDialog';
 import { ArrowRightLeft, CalendarDays, GripVertical, MessageSquare, SquareCheck, Timer } from 'lucide-react';
-import { t, type MessageKey } from '../i18n';
+import { formatDate, t, type MessageKey } from '../i18n';
 
 export const STATUS: Record<number, MessageKey> = { 1: 'status.1', 2: 'status.2', 3: 'status.3' };
 
@@ -68,7 +68,7 @@ export const Card = memo(function Card({ task, projectId, members, labels, today
         {STATUS[task.status] && <span className={`badge status`}>{t(STATUS[task.status]!)}</span>}
         {due && (
           <span className={`badge ${overdue ? 'overdue' : ''}`} title={t('card.due')}>
-            <CalendarDays aria-hidden="true" size={14} /> <time dateTime={due}>{due.slice(5)}</time>
+            <CalendarDays aria-hidden="true" size={14} /> <time dateTime={due}>{formatDate(due, { month: 'short', day: 'numeric', timeZone: 'UTC' })}</time>
             {overdue && <span className="sr-only"> {t('card.overdue')}</span>}
           </span>
         )}

@@ -60,4 +60,11 @@ function format(text: string, vars?: Vars): string {
   return vars ? text.replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all)) : text;
 }
 
-export const formatDate = (date: Date | string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) => new Intl.DateTimeFormat(current, options).format(new Date(date));
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** A date in the current language (formatters are cached: a board formats one per card). */
+export function formatDate(date: Date | string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
+  const key = `${current}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.DateTimeFormat(current, options)));
+  return format.format(new Date(date));
+}
