@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, signUp } from './fault-load.js';
 import { freePort } from './net.js';
-import { exited, startServerProcess } from './server-process.js';
+import { exited, seedDataDir, startServerProcess } from './server-process.js';
 
 /**
  * The embedded database's disk fills up: writes answer 503 STORAGE_FULL, reads go on, writes work
@@ -55,7 +55,7 @@ describe.runIf(runs)('the embedded database with a full disk', () => {
       return;
     }
     const dataDir = path.join(mount, 'data');
-    mkdirSync(dataDir);
+    seedDataDir(dataDir);
     const port = await freePort();
     const env = { DATA_DIR: dataDir, FILES_DIR: path.join(mount, 'files'), API_RATE_LIMIT_PER_MINUTE: '1000000', JOBS_ENABLED: 'false' };
     let server = await startServerProcess(port, env, children);

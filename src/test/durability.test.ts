@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './net.js';
-import { exited, startServerProcess } from './server-process.js';
+import { exited, seedDataDir, startServerProcess } from './server-process.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-durable-'));
+const dataDir = seedDataDir(mkdtempSync(path.join(tmpdir(), 'workboard-durable-')));
 const children: ChildProcess[] = [];
 
 

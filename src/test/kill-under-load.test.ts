@@ -6,7 +6,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './net.js';
-import { exited, startServerProcess } from './server-process.js';
+import { exited, seedDataDir, startServerProcess } from './server-process.js';
 
 /**
  * Concurrent writers (creates, moves, messages, time records) through HTTP, a SIGKILL at a random
@@ -14,7 +14,7 @@ import { exited, startServerProcess } from './server-process.js';
  * On PostgreSQL when DATABASE_URL is set, else on an embedded data directory. KILL_ROUNDS repeats it.
  */
 const databaseUrl = process.env.DATABASE_URL || '';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-kill-'));
+const dataDir = seedDataDir(mkdtempSync(path.join(tmpdir(), 'workboard-kill-')));
 const ROUNDS = Number(process.env.KILL_ROUNDS ?? 1);
 const WRITERS = 6;
 const children: ChildProcess[] = [];

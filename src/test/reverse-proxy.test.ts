@@ -7,7 +7,7 @@ import { Agent, fetch } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './net.js';
-import { exited, startServerProcess } from './server-process.js';
+import { exited, seedDataDir, startServerProcess } from './server-process.js';
 import { eventually } from '../modules/events/realtime.fixtures.js';
 import { multipart } from '../modules/files/files.fixtures.js';
 
@@ -91,7 +91,7 @@ describe.runIf(Boolean(nginx))('behind nginx, configured as docs/operations.md s
     // on a shared PostgreSQL would still hold this test's addresses.
     server = await startServerProcess(ports.app, {
       DATABASE_URL: '',
-      DATA_DIR: path.join(dir, 'data'),
+      DATA_DIR: seedDataDir(path.join(dir, 'data')),
       LOG_LEVEL: 'info',
       TRUST_PROXY: '127.0.0.1',
       PUBLIC_URL: base,

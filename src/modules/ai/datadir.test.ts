@@ -1,3 +1,4 @@
+import { seedDataDir } from '../../test/server-process.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ function filesUnder(dir: string): string[] {
 // The embedded install as shipped: a PGlite data directory on disk, no SECRETS_KEY.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('the API key on the embedded database', () => {
   it('is never in plain text in the data directory, whose generated key file is 0600', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'ai-datadir-'));
+    const dataDir = seedDataDir(mkdtempSync(path.join(tmpdir(), 'ai-datadir-')));
     try {
       const config = loadConfig({ NODE_ENV: 'test' }, { dataDir, filesDir: path.join(dataDir, 'files'), databaseUrl: null, jobsEnabled: false, passwordHashCost: 10, logLevel: 'silent', secretsKey: null });
       const app = await buildApp(config);

@@ -1,3 +1,4 @@
+import { seedDataDir } from '../../test/server-process.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { createOperator } from './operator.service.js';
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, '../../..');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'workboard-admin-'));
+const dataDir = seedDataDir(mkdtempSync(path.join(tmpdir(), 'workboard-admin-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const email = () => `op-${randomUUID()}@example.test`;
