@@ -40,6 +40,7 @@ describe('email verification', () => {
     expect(smtp.to(person.email).map((m) => m.subject)).toEqual(['Confirm your email address for Workboard', 'hello']);
     // Used once.
     expectProblem(await verify(token), 400, 'VERIFICATION_TOKEN_INVALID');
+    expect(t.logs.filter((l) => l.includes(token) || l.includes('verify-email?'))).toEqual([]);
   });
 
   it('refuses an unknown or expired token and a bad body with 400, changing nothing', async () => {

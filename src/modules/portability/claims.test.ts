@@ -43,5 +43,6 @@ describe('imported members claim their accounts', () => {
     expect(login.statusCode).toBe(201);
     expect(login.json().user.id).toBe(Number(invited!.id));
     expectProblem(await t.as(null).post('/auth/password-reset/confirm', { token, password: 'again and again' }), 400, 'RESET_TOKEN_INVALID');
+    expect(t.logs.filter((l) => l.includes(token) || l.includes('reset-password?'))).toEqual([]);
   });
 });
