@@ -69,5 +69,5 @@ describe.skipIf(!CHROMIUM)('forms and errors in Chromium', () => {
     await eventually(() => page.getByTestId('network-banner').textContent()).toContain('Back online');
     await eventually(() => todo.getByRole('link', { name: 'Made while offline' }).count()).toBe(1);
     await context.close();
-  });
+  }, 60_000);
 });
