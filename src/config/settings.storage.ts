@@ -17,7 +17,7 @@ export const STORAGE_SETTINGS = {
   DATABASE_JOB_QUERY_TIMEOUT_MS: int('the statement limit of long background work (exports, imports, reindexing, maintenance)', 600_000, 100),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: int('a session idle inside an open transaction this long is ended by the server', 60_000, 100),
   READY_TIMEOUT_MS: int('how long `GET /ready`\'s database check may take before it answers 503', 1500, 50),
-  DATABASE_EMBEDDED_OPTIMIZING_COMPILER: bool('compile the embedded database (PGlite\'s WebAssembly) with V8\'s optimizing tier as well as its baseline one (Liftoff): warm queries run faster, at about 60 MB more resident memory and twice the CPU to open the database (a first start\'s initdb and migrations most); `false` suits a small server (docs/performance.md, issue 42)', false),
+  DATABASE_EMBEDDED_OPTIMIZING_COMPILER: bool('compile the embedded database (PGlite\'s WebAssembly) with V8\'s optimizing tier as well as its baseline one (Liftoff): warm queries run faster, at 40–60 MB more resident memory and more CPU to open the database (a bare open 2.4 s against 1.1; a fresh data directory\'s initdb and migrations 6.1 s of CPU against 4.9); `false` suits a small server (docs/performance.md, issue 42)', false),
   DATABASE_START_TIMEOUT_S: int('how long start-up waits for an unreachable database before giving up (0: forever)', 0, 0),
   FILES_DIR: text('where uploaded files are stored with `FILE_STORAGE=local`', null, { default: '`$DATA_DIR/files` (`./data/files` for `memory://`)' }),
   FILE_STORAGE: oneOf('`local` keeps uploads in `FILES_DIR`; `s3` in an S3-compatible bucket (AWS S3, MinIO, R2, B2, Garage), which every instance shares', ['local', 's3'], 'local'),
