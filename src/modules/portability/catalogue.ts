@@ -112,6 +112,8 @@ export const CATALOGUE: Record<string, Classification> = {
   user_two_factor: { export: false, reason: 'secret', why: 'a user’s TOTP secret (an account’s, not an organization’s)' },
   two_factor_recovery_codes: { export: false, reason: 'secret', why: 'hashes of a user’s recovery codes' },
   sign_in_challenges: { export: false, reason: 'secret', why: 'half-finished sign-ins awaiting a code' },
+  passkeys: { export: false, reason: 'secret', why: 'a user’s WebAuthn credentials, bound to this service’s relying-party id' },
+  passkey_challenges: { export: false, reason: 'secret', why: 'WebAuthn challenges in flight' },
   password_reset_tokens: { export: false, reason: 'secret', why: 'hashes of emailed password-reset and account-claim links' },
   email_verifications: { export: false, reason: 'secret', why: 'hashes of emailed address-verification links' },
   notification_email_settings: { export: false, reason: 'instance', why: 'a user’s own notification email setting (an account’s, not an organization’s)' },
