@@ -43,7 +43,6 @@ const PENDING = new Set<string>([
   'reglaments/ReglamentView.tsx',
   'reglaments/ReglamentsPage.tsx',
   'search/ReglamentView.tsx',
-  'search/SearchPage.tsx',
   'settings/Deliveries.tsx',
   'settings/TokensPanel.tsx',
   'settings/WebhookForm.tsx',

@@ -10,13 +10,15 @@ import { filterOf, homeOf, paramsOf, reglamentSearchQuery, taskPath, taskSearchQ
 import { ReglamentView } from './ReglamentView';
 import '../common/page.css';
 import './search.css';
+import { t } from '../i18n';
+import { errorText } from '../common/toast';
 
 function Filters({ filter, onChange }: { filter: SearchFilter; onChange: (f: SearchFilter) => void }) {
   return (
     <div className="search-filters">
       <SpaceSelect value={filter.spaceId} onChange={(spaceId) => onChange({ ...filter, spaceId })} />
       <label>
-        <input type="checkbox" checked={filter.archived} onChange={(e) => onChange({ ...filter, archived: e.target.checked })} /> Archived tasks
+        <input type="checkbox" checked={filter.archived} onChange={(e) => onChange({ ...filter, archived: e.target.checked })} /> {t('search.archived')}
       </label>
     </div>
   );
@@ -31,12 +33,12 @@ function ResultSection({ id, title, query, none, children }: { id: string; title
       <h2 id={id}>
         {title} {query.isSuccess && <span className="count">{totalOf(query.data)}</span>}
       </h2>
-      {query.isError && <p className="form-error" role="alert">{query.error.message}</p>}
+      {query.isError && <p className="form-error" role="alert">{errorText(query.error)}</p>}
       {query.isSuccess && totalOf(query.data) === 0 && <p className="muted">{none}</p>}
       <ul className="results" data-testid={id}>
         {children}
       </ul>
-      <LoadMore query={query} label={`More ${title.toLowerCase()}`} />
+      <LoadMore query={query} label={t('search.more', { what: title.toLowerCase() })} />
     </section>
   );
 }
@@ -46,7 +48,7 @@ function TaskResults({ filter }: { filter: SearchFilter }) {
   const { data: projects = [] } = useQuery(projectsQuery);
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
   return (
-    <ResultSection id="task-results" title="Tasks" query={tasks} none="No task matches.">
+    <ResultSection id="task-results" title={t('search.tasks')} query={tasks} none={t('search.noTask')}>
       {itemsOf(tasks.data).map((task) => {
         const path = taskPath(task);
         const projectId = homeOf(task)?.projectId;
@@ -54,7 +56,7 @@ function TaskResults({ filter }: { filter: SearchFilter }) {
           <li key={task.id}>
             {path ? <Link to={path}>{task.name}</Link> : <span>{task.name}</span>}
             <span className="muted">{projectId !== undefined ? (projectName.get(projectId) ?? '') : ''}</span>
-            {STATUS[task.status] && <span className="badge status">{STATUS[task.status]}</span>}
+            {STATUS[task.status] && <span className="badge status">{t(STATUS[task.status]!)}</span>}
           </li>
         );
       })}
@@ -65,11 +67,11 @@ function TaskResults({ filter }: { filter: SearchFilter }) {
 function ReglamentResults({ filter }: { filter: SearchFilter }) {
   const reglaments = useInfiniteQuery(reglamentSearchQuery(filter));
   return (
-    <ResultSection id="reglament-results" title="Reglaments" query={reglaments} none="No reglament matches.">
+    <ResultSection id="reglament-results" title={t('search.reglaments')} query={reglaments} none={t('search.noReglament')}>
       {itemsOf(reglaments.data).map((r) => (
         <li key={r.id}>
           <Link to={`/search/reglaments/${r.id}`}>{r.name}</Link>
-          {r.draft && <span className="badge status">Draft</span>}
+          {r.draft && <span className="badge status">{t('search.draft')}</span>}
         </li>
       ))}
     </ResultSection>
@@ -81,7 +83,7 @@ function Results() {
   const filter = filterOf(params);
   return (
     <div className="page search-page">
-      <h1>Search{filter.q && <> for “{filter.q}”</>}</h1>
+      <h1>{filter.q ? t('search.titleFor', { q: filter.q }) : t('search.title')}</h1>
       <Filters filter={filter} onChange={(f) => setParams(paramsOf(f))} />
       {filter.q ? (
         <>
@@ -89,7 +91,7 @@ function Results() {
           <ReglamentResults filter={filter} />
         </>
       ) : (
-        <p className="muted">Type words in the search field above: all must occur; “a phrase”, or, -excluded work too.</p>
+        <p className="muted">{t('search.hint')}</p>
       )}
     </div>
   );
