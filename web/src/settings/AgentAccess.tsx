@@ -4,6 +4,7 @@ import { organizationQuery } from '../api/queries';
 import { useAction } from '../common/action';
 import { ServerCheckbox } from '../common/ServerCheckbox';
 import { isOrgAdmin } from './model';
+import { t } from '../i18n';
 
 const switchKey = ['mcp-enabled'] as const;
 const switchQuery = queryOptions({ queryKey: switchKey, queryFn: () => call(api.GET('/user/organization/mcp-enabled')) });
@@ -18,9 +19,9 @@ export function AgentAccess() {
   const set = (value: boolean) => run(() => call(api.PATCH('/user/organization/mcp-enabled', { body: { mcpEnabled: value } })), switchKey);
   return (
     <section aria-labelledby="agents-title">
-      <h3 id="agents-title">AI agents (organization admins)</h3>
+      <h3 id="agents-title">{t('agents.title')}</h3>
       <ServerCheckbox checked={data.mcpEnabled} onChange={set}>
-        AI agents may connect to this organization through the Model Context Protocol, each acting as the member whose token it uses
+        {t('agents.switch')}
       </ServerCheckbox>
     </section>
   );

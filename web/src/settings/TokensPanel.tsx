@@ -9,14 +9,15 @@ import { SecretNotice } from './CopyField';
 import { expiresAtFor } from './model';
 import { Table } from './Table';
 import { AgentAccess } from './AgentAccess';
+import { t, type MessageKey } from '../i18n';
 
 const tokensKey = ['api-tokens'] as const;
 const tokensQuery = queryOptions({ queryKey: tokensKey, queryFn: () => call(api.GET('/user/api-tokens')) });
-const EXPIRY: Array<[days: number | null, label: string]> = [
-  [30, '30 days'],
-  [90, '90 days'],
-  [365, '1 year'],
-  [null, 'Never'],
+const EXPIRY: Array<[days: number | null, label: MessageKey]> = [
+  [30, 'tokens.expiry.30'] ,
+  [90, 'tokens.expiry.90'],
+  [365, 'tokens.expiry.365'],
+  [null, 'tokens.expiry.never'],
 ];
 
 function CreateToken({ onCreated }: { onCreated: (token: Schemas['CreatedApiToken']) => void }) {
@@ -40,30 +41,30 @@ function CreateToken({ onCreated }: { onCreated: (token: Schemas['CreatedApiToke
     }
   }
   return (
-    <form className="settings-form" onSubmit={submit} aria-label="New API token">
+    <form className="settings-form" onSubmit={submit} aria-label={t('tokens.new')}>
       <label>
-        Name
-        <input name="name" required maxLength={500} pattern=".*\S.*" placeholder="CI deploys" />
+        {t('tokens.name')}
+        <input name="name" required maxLength={500} pattern=".*\S.*" placeholder={t('tokens.namePlaceholder')} />
       </label>
       <label>
-        Expires in
+        {t('tokens.expiresIn')}
         <select name="expiry" defaultValue="90">
           {EXPIRY.map(([days, label]) => (
             <option key={label} value={days ?? 'never'}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Access
+        {t('tokens.access')}
         <select name="scope" defaultValue="read-write">
-          <option value="read-write">Read and write</option>
-          <option value="read">Read only</option>
+          <option value="read-write">{t('tokens.readWrite')}</option>
+          <option value="read">{t('tokens.readOnly')}</option>
         </select>
       </label>
       <button className="primary" disabled={busy}>
-        Create token
+        {t('tokens.create')}
       </button>
     </form>
   );
@@ -75,35 +76,35 @@ export function TokensPanel() {
   const { data: organizations = [] } = useQuery(organizationsQuery);
   const [created, setCreated] = useState<Schemas['CreatedApiToken'] | null>(null);
   const run = useAction();
-  const orgName = new Map(organizations.map((o) => [o.id, o.name ?? `Organization ${o.id}`]));
+  const orgName = new Map(organizations.map((o) => [o.id, o.name ?? t('tokens.organizationN', { id: o.id })]));
   return (
     <section aria-labelledby="tokens-title">
-      <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">A token is sent as <code>Authorization: Bearer …</code> and acts as you in the organization that was active when it was created. A read-only token can read but never change anything: give one to an AI agent that only needs to look (see docs/mcp.md).</p>
+      <h2 id="tokens-title">{t('tokens.title')}</h2>
+      <p className="muted">{t('tokens.introBefore')}<code>{'Authorization: Bearer …'}</code>{t('tokens.introAfter')}</p>
       <AgentAccess />
       <CreateToken onCreated={setCreated} />
-      {created && <SecretNotice label={`Token ${created.name}`} value={created.token} testId="new-token" onDone={() => setCreated(null)} />}
+      {created && <SecretNotice label={t('tokens.tokenName', { name: created.name })} value={created.token} testId="new-token" onDone={() => setCreated(null)} />}
       {error && <p className="form-error" role="alert">{error.message}</p>}
-      {tokens && tokens.length === 0 && <p className="muted">No tokens.</p>}
+      {tokens && tokens.length === 0 && <p className="muted">{t('tokens.none')}</p>}
       {tokens && tokens.length > 0 && (
-        <Table columns={['Name', 'Token', 'Access', 'Organization', 'Created', 'Last used', 'Expires', '']} testId="tokens">
-          {tokens.map((t) => (
-            <tr key={t.id}>
-              <td>{t.name}</td>
+        <Table columns={[t('tokens.column.name'), t('tokens.column.token'), t('tokens.column.access'), t('tokens.column.organization'), t('tokens.column.created'), t('tokens.column.lastUsed'), t('tokens.column.expires'), '']} testId="tokens">
+          {tokens.map((token) => (
+            <tr key={token.id}>
+              <td>{token.name}</td>
               <td>
-                <code>{t.prefix}…</code>
+                <code>{token.prefix}…</code>
               </td>
-              <td>{t.scope === 'read' ? 'Read only' : 'Read and write'}</td>
-              <td>{orgName.get(t.organizationId) ?? '—'}</td>
-              <td title={when(t.createdAt)}>{ago(t.createdAt)}</td>
-              <td title={when(t.lastUsedAt)}>{t.lastUsedAt ? ago(t.lastUsedAt) : 'never'}</td>
-              <td>{t.expiresAt ? new Date(t.expiresAt).toLocaleDateString() : 'never'}</td>
+              <td>{token.scope === 'read' ? t('tokens.readOnly') : t('tokens.readWrite')}</td>
+              <td>{orgName.get(token.organizationId) ?? '—'}</td>
+              <td title={when(token.createdAt)}>{ago(token.createdAt)}</td>
+              <td title={when(token.lastUsedAt)}>{token.lastUsedAt ? ago(token.lastUsedAt) : t('tokens.never')}</td>
+              <td>{token.expiresAt ? new Date(token.expiresAt).toLocaleDateString() : t('tokens.never')}</td>
               <td className="actions">
                 <ConfirmButton
-                  label="Revoke"
-                  name={`token ${t.name}`}
-                  question="Revoke it? Whatever uses it stops working."
-                  onConfirm={() => run(() => call(api.DELETE('/user/api-tokens/{tokenId}', { params: { path: { tokenId: t.id } } })), tokensKey)}
+                  label={t('tokens.revoke')}
+                  name={t('tokens.revokeName', { name: token.name })}
+                  question={t('tokens.revokeQuestion')}
+                  onConfirm={() => run(() => call(api.DELETE('/user/api-tokens/{tokenId}', { params: { path: { tokenId: token.id } } })), tokensKey)}
                 />
               </td>
             </tr>
