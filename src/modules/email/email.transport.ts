@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailConfig } from '../../config.js';
 
 /** One message as the outbox hands it to SMTP. */
@@ -34,25 +34,25 @@ export function classify(err: unknown): SendResult {
 
 /** SMTP through nodemailer, one connection per message (no pool to leak across a server's restart). */
 export function smtpTransport(config: EmailConfig & { smtpUrl: string }): MailTransport {
-  const transporter = nodemailer.createTransport(
-    {
-      url: config.smtpUrl,
-      connectionTimeout: config.timeoutMs,
-      greetingTimeout: config.timeoutMs,
-      socketTimeout: config.timeoutMs,
-      ...(config.dkim ? { dkim: config.dkim } : {}),
-    },
-    { from: config.from },
-  );
+  // nodemailer loads with the first message, not at every start (issue 42: what a start holds).
+  let transporter: Promise<Transporter> | null = null;
+  const options = {
+    url: config.smtpUrl,
+    connectionTimeout: config.timeoutMs,
+    greetingTimeout: config.timeoutMs,
+    socketTimeout: config.timeoutMs,
+    ...(config.dkim ? { dkim: config.dkim } : {}),
+  };
+  const open = () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options, { from: config.from })));
   return {
     async send(m) {
       try {
-        await transporter.sendMail({ to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: `<${m.messageId}>`, headers: m.headers });
+        await (await open()).sendMail({ to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: `<${m.messageId}>`, headers: m.headers });
         return { ok: true };
       } catch (err) {
         return classify(err);
       }
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((t) => t.close()),
   };
 }

@@ -1,5 +1,5 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import type { Queryable } from '../../../db/client.js';
 import { passkeys, userTwoFactor, users } from '../../../db/schema/index.js';
@@ -34,7 +34,7 @@ export async function startRegistration(ctx: Ctx, rp: RelyingParty) {
   const [user] = await ctx.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, ctx.actor.userId));
   const existing = await ctx.db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, ctx.actor.userId));
   if (existing.length >= MAX_PASSKEYS) throw new AppError('VALIDATION_FAILED', `at most ${MAX_PASSKEYS} passkeys per account: remove one first`);
-  const options = await generateRegistrationOptions({
+  const options = await (await import('@simplewebauthn/server')).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user!.email,
@@ -60,7 +60,7 @@ export async function registerPasskey(ctx: Ctx, rp: RelyingParty, input: { name:
   const expectedChallenge = await takeChallenge(ctx.db, input.challengeId, 'registration', ctx.actor.userId);
   let verified;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await import('@simplewebauthn/server')).verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
       expectedChallenge,
       expectedOrigin: rp.origin,

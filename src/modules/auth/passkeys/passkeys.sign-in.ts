@@ -1,5 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+
+// The WebAuthn library (~250 modules, 18 MB) loads with the first passkey request, not at every start (issue 42).
+const webauthn = () => import('@simplewebauthn/server');
 import type { Static } from 'typebox';
 import type { Db, Queryable } from '../../../db/client.js';
 import { passkeys, users } from '../../../db/schema/index.js';
@@ -23,7 +26,7 @@ const refused = () => new AppError('INVALID_CREDENTIALS', 'the passkey was not a
  * both factors (possession and the PIN or biometric that unlocks it), so user verification is required.
  */
 export async function startPasskeySignIn(db: Queryable, rp: RelyingParty) {
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required' });
   return { challengeId: await storeChallenge(db, 'sign-in', null, options.challenge), options: options as Options };
 }
 
@@ -44,7 +47,7 @@ async function credentialOf(db: Queryable, credentialId: string) {
 async function acceptAssertion(tx: Queryable, rp: RelyingParty, row: typeof passkeys.$inferSelect, expectedChallenge: string, assertion: Assertion, requireUserVerification: boolean): Promise<boolean> {
   let result;
   try {
-    result = await verifyAuthenticationResponse({
+    result = await (await webauthn()).verifyAuthenticationResponse({
       response: assertion as AuthenticationResponseJSON,
       expectedChallenge,
       expectedOrigin: rp.origin,
@@ -106,7 +109,7 @@ export async function startPasskeySecondFactor(db: Queryable, rp: RelyingParty, 
   const signIn = await openChallenge(db, challenge);
   const own = await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, signIn.userId));
   if (own.length === 0) throw new AppError('PASSKEY_NOT_VERIFIED', 'this account has no passkey: answer with a code');
-  const options = await generateAuthenticationOptions({ rpID: rp.id, allowCredentials: own, userVerification: 'preferred' });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, allowCredentials: own, userVerification: 'preferred' });
   return { challengeId: await storeChallenge(db, 'second-factor', signIn.userId, options.challenge), options: options as Options };
 }
 
