@@ -42,9 +42,6 @@ const PENDING = new Set<string>([
   'reglaments/ReglamentView.tsx',
   'reglaments/ReglamentsPage.tsx',
   'search/ReglamentView.tsx',
-  'settings/Deliveries.tsx',
-  'settings/WebhookForm.tsx',
-  'settings/WebhooksPanel.tsx',
 ]);
 
 function files(dir: string): string[] {

@@ -4,6 +4,7 @@ import { LoadMore } from '../common/LoadMore';
 import { itemsOf, pageOf, pagedQuery } from '../common/paging';
 import { ago, when } from '../common/time';
 import { Table } from './Table';
+import { t } from '../i18n';
 
 export const deliveriesKey = (webhookId: number) => ['webhooks', webhookId, 'deliveries'] as const;
 
@@ -15,10 +16,10 @@ export function Deliveries({ webhookId }: { webhookId: number }) {
   const query = useInfiniteQuery(deliveriesQuery(webhookId));
   const items = itemsOf(query.data);
   if (query.isError) return <p className="form-error" role="alert">{query.error.message}</p>;
-  if (query.isSuccess && items.length === 0) return <p className="muted">No deliveries in the last 30 days.</p>;
+  if (query.isSuccess && items.length === 0) return <p className="muted">{t('deliveries.none')}</p>;
   return (
     <>
-      <Table columns={['Event', 'Status', 'Attempts', 'Answer', 'When']} caption="Recent deliveries" testId="deliveries">
+      <Table columns={[t('deliveries.column.event'), t('deliveries.column.status'), t('deliveries.column.attempts'), t('deliveries.column.answer'), t('deliveries.column.when')]} caption={t('deliveries.caption')} testId="deliveries">
         {items.map((d) => (
           <tr key={d.id}>
             <td>
@@ -28,15 +29,15 @@ export function Deliveries({ webhookId }: { webhookId: number }) {
             <td>{d.attempts}</td>
             <td>
               {d.responseStatus ?? '—'}
-              {d.durationMs !== null && ` in ${d.durationMs} ms`}
+              {d.durationMs !== null && t('deliveries.duration', { ms: d.durationMs })}
               {d.error && <span className="muted"> · {d.error}</span>}
-              {d.nextRetryAt && <span className="muted"> · next attempt {when(d.nextRetryAt)}</span>}
+              {d.nextRetryAt && <span className="muted">{t('deliveries.nextAttempt', { when: when(d.nextRetryAt) })}</span>}
             </td>
             <td title={when(d.updatedAt)}>{ago(d.updatedAt)}</td>
           </tr>
         ))}
       </Table>
-      <LoadMore query={query} label="Older deliveries" />
+      <LoadMore query={query} label={t('deliveries.older')} />
     </>
   );
 }

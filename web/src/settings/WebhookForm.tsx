@@ -3,6 +3,27 @@ import { useQuery } from '@tanstack/react-query';
 import { spaceProjectsQuery } from '../api/queries';
 import { choiceOf, EVENT_GROUPS, eventsOf, type EventChoice } from './model';
 import { FormButtons } from '../common/FormButtons';
+import { t, type MessageKey } from '../i18n';
+
+// Format samples, the same in every language.
+const URL_SAMPLE = 'https://example.com/hooks/workboard';
+const EVENTS_SAMPLE = 'automation.failed, import.*';
+
+/** The catalogue key of each event family's checkbox label (model's EVENT_GROUPS holds the English). */
+const FAMILY_LABELS: Record<string, MessageKey> = {
+  task: 'webhooks.family.task',
+  message: 'webhooks.family.message',
+  'time-record': 'webhooks.family.timeRecord',
+  timer: 'webhooks.family.timer',
+  stage: 'webhooks.family.stage',
+  project: 'webhooks.family.project',
+  space: 'webhooks.family.space',
+  page: 'webhooks.family.page',
+  reglament: 'webhooks.family.reglament',
+  label: 'webhooks.family.label',
+  organization: 'webhooks.family.organization',
+  webhook: 'webhooks.family.webhook',
+};
 
 export interface WebhookInput {
   url: string;
@@ -27,9 +48,9 @@ function ProjectSelect({ spaceId }: { spaceId: number }) {
   const { data: projects = [] } = useQuery(spaceProjectsQuery(spaceId));
   return (
     <label>
-      Project
+      {t('webhooks.form.project')}
       <select name="project" defaultValue="">
-        <option value="">All projects of the space</option>
+        <option value="">{t('webhooks.form.allProjects')}</option>
         {projects
           .filter((p) => p.spaceId === spaceId)
           .map((p) => (
@@ -71,11 +92,11 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
     <form className="settings-form webhook-form" onSubmit={submit} aria-label={title}>
       <label className="wide">
         URL
-        <input name="url" type="url" required maxLength={2000} defaultValue={initial?.url ?? ''} placeholder="https://example.com/hooks/workboard" />
+        <input name="url" type="url" required maxLength={2000} defaultValue={initial?.url ?? ''} placeholder={URL_SAMPLE} />
       </label>
       {scopes && (
         <label>
-          Events of
+          {t('webhooks.form.eventsOf')}
           <select name="scope" value={scope ?? ''} onChange={(e) => setScope(e.target.value ? Number(e.target.value) : null)}>
             {scopes.map((s) => (
               <option key={s.spaceId ?? 'org'} value={s.spaceId ?? ''}>
@@ -87,18 +108,18 @@ export function WebhookForm({ title, initial, scopes, onSubmit, onCancel }: Prop
       )}
       {scopes && scope !== null && <ProjectSelect key={scope} spaceId={scope} />}
       <fieldset className="wide events">
-        <legend>Events</legend>
+        <legend>{t('webhooks.form.events')}</legend>
         <label>
-          <input type="checkbox" checked={choice.all} onChange={(e) => setChoice({ ...choice, all: e.target.checked })} /> Every event
+          <input type="checkbox" checked={choice.all} onChange={(e) => setChoice({ ...choice, all: e.target.checked })} /> {t('webhooks.form.everyEvent')}
         </label>
         {EVENT_GROUPS.map(([family, label]) => (
           <label key={family}>
-            <input type="checkbox" disabled={choice.all} checked={choice.all || choice.families.includes(family)} onChange={(e) => toggle(family, e.target.checked)} /> {label}
+            <input type="checkbox" disabled={choice.all} checked={choice.all || choice.families.includes(family)} onChange={(e) => toggle(family, e.target.checked)} /> {FAMILY_LABELS[family] ? t(FAMILY_LABELS[family]) : label}
           </label>
         ))}
         <label className="wide">
-          Other event types
-          <input disabled={choice.all} value={choice.other} onChange={(e) => setChoice({ ...choice, other: e.target.value })} placeholder="automation.failed, import.*" />
+          {t('webhooks.form.otherTypes')}
+          <input disabled={choice.all} value={choice.other} onChange={(e) => setChoice({ ...choice, other: e.target.value })} placeholder={EVENTS_SAMPLE} />
         </label>
       </fieldset>
       {error && (

@@ -12,6 +12,7 @@ import { SecretNotice } from './CopyField';
 import { Deliveries } from './Deliveries';
 import { isOrgAdmin, webhookChanges, type Webhook } from './model';
 import { WebhookForm, type WebhookInput } from './WebhookForm';
+import { t, tn } from '../i18n';
 
 const webhooksKey = ['webhooks'] as const;
 const webhooksQuery = pagedQuery([...webhooksKey, 'list'], (offset) => pageOf(api.GET('/webhooks', { params: { query: { limit: 50, offset } } }), offset));
@@ -26,7 +27,7 @@ function WebhookRow({ hook, scope }: { hook: Webhook; scope: string }) {
 
   async function ping() {
     const delivery = await run(() => call(api.POST('/webhooks/{webhookId}/test', { params: { path } })), webhooksKey).catch(() => null);
-    if (delivery) toast(delivery.status === 'succeeded' ? `Ping delivered (HTTP ${delivery.responseStatus})` : `Ping ${delivery.status}: ${delivery.error ?? `HTTP ${delivery.responseStatus}`}`, delivery.status === 'failed' ? 'error' : 'info');
+    if (delivery) toast(delivery.status === 'succeeded' ? t('webhooks.pingDelivered', { status: String(delivery.responseStatus) }) : t('webhooks.pingOutcome', { status: delivery.status, reason: delivery.error ?? `HTTP ${delivery.responseStatus}` }), delivery.status === 'failed' ? 'error' : 'info');
     setShowDeliveries(true);
   }
 
@@ -34,18 +35,18 @@ function WebhookRow({ hook, scope }: { hook: Webhook; scope: string }) {
     <li className="webhook" data-testid="webhook">
       <div className="row">
         <code className="webhook-url">{hook.url}</code>
-        <span className={hook.enabled ? 'pill on' : 'pill off'}>{hook.enabled ? 'Enabled' : 'Disabled'}</span>
+        <span className={hook.enabled ? 'pill on' : 'pill off'}>{hook.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}</span>
         <span className="muted">{scope}</span>
       </div>
       <div className="row muted">
-        <span>Events: {hook.events.join(', ')}</span>
-        <span title={when(hook.lastDeliveryAt)}>Last delivery: {hook.lastDeliveryAt ? ago(hook.lastDeliveryAt) : 'none'}</span>
-        {hook.failureCount > 0 && <span>{hook.failureCount} failed attempts</span>}
+        <span>{t('webhooks.eventsList', { events: hook.events.join(', ') })}</span>
+        <span title={when(hook.lastDeliveryAt)}>{t('webhooks.lastDelivery', { when: hook.lastDeliveryAt ? ago(hook.lastDeliveryAt) : t('webhooks.lastDeliveryNone') })}</span>
+        {hook.failureCount > 0 && <span>{tn('webhooks.failedAttempts', hook.failureCount)}</span>}
       </div>
-      {hook.disabledReason && <p className="form-error">Disabled by the service: {hook.disabledReason}</p>}
+      {hook.disabledReason && <p className="form-error">{t('webhooks.disabledBy', { reason: hook.disabledReason })}</p>}
       {editing ? (
         <WebhookForm
-          title={`Edit webhook ${hook.url}`}
+          title={t('webhooks.editTitle', { url: hook.url })}
           initial={hook}
           onSubmit={async (input: WebhookInput) => {
             const changes = webhookChanges(hook, input);
@@ -57,18 +58,18 @@ function WebhookRow({ hook, scope }: { hook: Webhook; scope: string }) {
       ) : (
         <div className="row">
           <button type="button" onClick={() => setEditing(true)}>
-            Edit
+            {t('webhooks.edit')}
           </button>
           <button type="button" onClick={() => void update({ enabled: !hook.enabled }).catch(noop)}>
-            {hook.enabled ? 'Disable' : 'Enable'}
+            {hook.enabled ? t('webhooks.disable') : t('webhooks.enable')}
           </button>
           <button type="button" onClick={() => void ping()}>
-            Send test
+            {t('webhooks.sendTest')}
           </button>
           <button type="button" aria-expanded={showDeliveries} onClick={() => setShowDeliveries(!showDeliveries)}>
-            Deliveries
+            {t('webhooks.deliveries')}
           </button>
-          <ConfirmButton label="Delete" name={`webhook ${hook.url}`} question="Delete this webhook?" onConfirm={() => run(() => call(api.DELETE('/webhooks/{webhookId}', { params: { path } })), webhooksKey)} />
+          <ConfirmButton label={t('action.delete')} name={t('webhooks.deleteName', { url: hook.url })} question={t('webhooks.deleteQuestion')} onConfirm={() => run(() => call(api.DELETE('/webhooks/{webhookId}', { params: { path } })), webhooksKey)} />
         </div>
       )}
       {showDeliveries && <Deliveries webhookId={hook.id} />}
@@ -88,10 +89,10 @@ export function WebhooksPanel() {
   const spaceName = new Map(spaces.map((s) => [s.id, s.name]));
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
   const scopes = [
-    ...(isOrgAdmin(organization?.role) ? [{ spaceId: null, label: 'The whole organization' }] : []),
-    ...spaces.filter((s) => s.role === 'admin').map((s) => ({ spaceId: s.id, label: `Space ${s.name}` })),
+    ...(isOrgAdmin(organization?.role) ? [{ spaceId: null, label: t('webhooks.scope.wholeOrganization') }] : []),
+    ...spaces.filter((s) => s.role === 'admin').map((s) => ({ spaceId: s.id, label: t('webhooks.scope.space', { name: s.name }) })),
   ];
-  const scopeOf = (hook: Webhook) => (hook.spaceId === null ? 'Whole organization' : `Space ${spaceName.get(hook.spaceId) ?? hook.spaceId}`) + (hook.projectId ? ` · project ${projectName.get(hook.projectId) ?? hook.projectId}` : '');
+  const scopeOf = (hook: Webhook) => (hook.spaceId === null ? t('webhooks.scope.organization') : t('webhooks.scope.space', { name: spaceName.get(hook.spaceId) ?? hook.spaceId })) + (hook.projectId ? t('webhooks.scope.project', { name: projectName.get(hook.projectId) ?? hook.projectId }) : '');
   const items = itemsOf(list.data);
 
   async function create(input: WebhookInput) {
@@ -102,18 +103,18 @@ export function WebhooksPanel() {
 
   return (
     <section aria-labelledby="webhooks-title">
-      <h2 id="webhooks-title">Webhooks</h2>
-      <p className="muted">Each event is POSTed to the URL, signed with the webhook’s secret (Standard Webhooks); failed deliveries are retried for about a day.</p>
+      <h2 id="webhooks-title">{t('webhooks.title')}</h2>
+      <p className="muted">{t('webhooks.intro')}</p>
       {creating ? (
-        <WebhookForm title="New webhook" scopes={scopes} onSubmit={create} onCancel={() => setCreating(false)} />
+        <WebhookForm title={t('webhooks.new')} scopes={scopes} onSubmit={create} onCancel={() => setCreating(false)} />
       ) : (
         <button type="button" className="primary" onClick={() => setCreating(true)}>
-          New webhook
+          {t('webhooks.new')}
         </button>
       )}
-      {created && <SecretNotice label={`Signing secret of ${created.url}`} value={created.secret} testId="webhook-secret" onDone={() => setCreated(null)} />}
+      {created && <SecretNotice label={t('webhooks.secretOf', { url: created.url })} value={created.secret} testId="webhook-secret" onDone={() => setCreated(null)} />}
       {list.isError && <p className="form-error" role="alert">{list.error.message}</p>}
-      {list.isSuccess && items.length === 0 && <p className="muted">No webhooks yet.</p>}
+      {list.isSuccess && items.length === 0 && <p className="muted">{t('webhooks.none')}</p>}
       <ul className="webhooks">
         {items.map((hook) => (
           <WebhookRow key={hook.id} hook={hook} scope={scopeOf(hook)} />
