@@ -479,6 +479,17 @@ export const en = {
   "deliveries.duration": " in {ms} ms",
   "deliveries.nextAttempt": " · next attempt {when}",
   "deliveries.older": "Older deliveries",
+  "invite.role.editor": "editor",
+  "invite.role.member": "member",
+  "invite.role.reader": "reader",
+  "invite.anOrganization": "An organization",
+  "invite.introBefore": "{organization} invites you to the space ",
+  "invite.introAfter": " as {role}.",
+  "invite.joined": "You joined {space}",
+  "invite.join": "Join {space}",
+  "invite.gone": "This invite link does not exist (a newer link may have replaced it).",
+  "invite.revoked": "This invite link was revoked.",
+  "invite.loading": "Loading the invitation…",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -36,7 +36,6 @@ const PENDING = new Set<string>([
   'docs/PageView.tsx',
   'docs/PublicLink.tsx',
   'docs/PublicPage.tsx',
-  'invite/AcceptInvitePage.tsx',
   'reglaments/PassedList.tsx',
   'reglaments/Quiz.tsx',
   'reglaments/ReglamentView.tsx',

@@ -7,15 +7,19 @@ import { errorText, useToast } from '../common/toast';
 import { AuthPage } from '../shell/AuthPage';
 import { useSession } from '../shell/session';
 import { organizationToOpen } from './model';
+import { t, type MessageKey } from '../i18n';
 import '../common/page.css';
 
 const loadLink = (token: string) => call(api.GET('/invite-links/{token}', { params: { path: { token } } }));
 type LinkData = Awaited<ReturnType<typeof loadLink>>;
+const ROLES: Record<LinkData['role'], MessageKey> = { editor: 'invite.role.editor', member: 'invite.role.member', reader: 'invite.role.reader' };
 
 function Intro({ link }: { link: LinkData }) {
   return (
     <p className="invite-intro" data-testid="invite-intro">
-      {link.organizationName ?? 'An organization'} invites you to the space <strong>{link.spaceName}</strong> as {link.role}.
+      {t('invite.introBefore', { organization: link.organizationName ?? t('invite.anOrganization') })}
+      <strong>{link.spaceName}</strong>
+      {t('invite.introAfter', { role: ROLES[link.role] ? t(ROLES[link.role]) : link.role })}
     </p>
   );
 }
@@ -41,7 +45,7 @@ function Join({ token, link }: { token: string; link: LinkData }) {
         switched();
       }
       await client.invalidateQueries({ queryKey: keys.spaces });
-      toast(`You joined ${link.spaceName}`);
+      toast(t('invite.joined', { space: link.spaceName }));
       navigate('/', { replace: true });
     } catch (err) {
       setError(errorText(err));
@@ -51,7 +55,7 @@ function Join({ token, link }: { token: string; link: LinkData }) {
 
   return (
     <div className="page invite-page">
-      <h1>Join {link.spaceName}</h1>
+      <h1>{t('invite.join', { space: link.spaceName })}</h1>
       <Intro link={link} />
       {error && (
         <p className="form-error" role="alert">
@@ -59,7 +63,7 @@ function Join({ token, link }: { token: string; link: LinkData }) {
         </p>
       )}
       <button type="button" className="primary" disabled={busy} onClick={() => void join()}>
-        Join {link.spaceName}
+        {t('invite.join', { space: link.spaceName })}
       </button>
     </div>
   );
@@ -76,10 +80,10 @@ export function AcceptInvitePage() {
   const { data: link, error } = useQuery({ queryKey: ['invite-link', token], queryFn: () => loadLink(token), retry: false });
 
   const gone = error instanceof ApiError && error.status === 404;
-  const problem = error ? (gone ? 'This invite link does not exist (a newer link may have replaced it).' : error.message) : link && !link.enabled ? 'This invite link was revoked.' : null;
+  const problem = error ? (gone ? t('invite.gone') : error.message) : link && !link.enabled ? t('invite.revoked') : null;
   if (signedIn) {
     if (problem) return <p className="page-error" role="alert">{problem}</p>;
-    return link ? <Join token={token} link={link} /> : <p className="loading">Loading the invitation…</p>;
+    return link ? <Join token={token} link={link} /> : <p className="loading">{t('invite.loading')}</p>;
   }
   const intro = problem ? (
     <p className="form-error" role="alert">
@@ -88,7 +92,7 @@ export function AcceptInvitePage() {
   ) : link ? (
     <Intro link={link} />
   ) : (
-    <p>Loading the invitation…</p>
+    <p>{t('invite.loading')}</p>
   );
   // Signing up with the token has joined already; signing in leads to the Join button.
   return <AuthPage inviteToken={problem ? undefined : token} intro={intro} onSignedIn={(mode) => mode === 'up' && navigate('/', { replace: true })} />;
