@@ -36,11 +36,6 @@ const PENDING = new Set<string>([
   'docs/PageView.tsx',
   'docs/PublicLink.tsx',
   'docs/PublicPage.tsx',
-  'reglaments/PassedList.tsx',
-  'reglaments/Quiz.tsx',
-  'reglaments/ReglamentView.tsx',
-  'reglaments/ReglamentsPage.tsx',
-  'search/ReglamentView.tsx',
 ]);
 
 function files(dir: string): string[] {

@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { useAction } from '../common/action';
 import { questionsQuery, reglamentKeys, type TestResult } from './queries';
-import { submission, toggle, unanswered, verdict, type Choices } from './quiz';
+import { submission, toggle, unanswered, type Choices } from './quiz';
+import { t, tn } from '../i18n';
 
 /**
  * The reglament's test. Below space editor the API hides which answers are right; the verdict
@@ -16,7 +17,7 @@ export function Quiz({ reglamentId, spaceId }: { reglamentId: number; spaceId: n
   const [busy, setBusy] = useState(false);
   const run = useAction();
   if (error) return <p role="alert">{error.message}</p>;
-  if (!questions) return <p className="loading">Loading the test…</p>;
+  if (!questions) return <p className="loading">{t('quiz.loading')}</p>;
   const wrong = new Set(result?.wrongQuestionIds ?? []);
   const left = unanswered(questions, choices);
   async function submit() {
@@ -43,12 +44,12 @@ export function Quiz({ reglamentId, spaceId }: { reglamentId: number; spaceId: n
         void submit();
       }}
     >
-      <h2 id="quiz-title">Test</h2>
+      <h2 id="quiz-title">{t('quiz.title')}</h2>
       {questions.map((q, i) => (
         <fieldset key={q.id} className={wrong.has(q.id) ? 'quiz-question wrong' : 'quiz-question'} aria-invalid={wrong.has(q.id) || undefined}>
           <legend>
             {i + 1}. {q.name}
-            {wrong.has(q.id) && <span className="pill warn">answered wrong</span>}
+            {wrong.has(q.id) && <span className="pill warn">{t('quiz.answeredWrong')}</span>}
           </legend>
           {q.answers.map((a) => (
             <label key={a.id} className="switch">
@@ -60,13 +61,13 @@ export function Quiz({ reglamentId, spaceId }: { reglamentId: number; spaceId: n
       ))}
       <div className="row">
         <button className="primary" disabled={busy}>
-          Submit answers
+          {t('quiz.submit')}
         </button>
-        {left > 0 && <span className="muted">{left} question{left === 1 ? '' : 's'} without an answer</span>}
+        {left > 0 && <span className="muted">{tn('quiz.unanswered', left)}</span>}
       </div>
       {result && (
         <p className={`notice ${result.passed ? '' : 'error'}`} role="status" data-testid="quiz-result">
-          {verdict(result)}
+          {t(result.passed ? 'quiz.passed' : 'quiz.notPassed', { correct: result.correct, total: result.total })}
         </p>
       )}
     </form>

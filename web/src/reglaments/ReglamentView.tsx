@@ -7,6 +7,7 @@ import { renderMarkdown } from '../common/markdown';
 import { PassedList } from './PassedList';
 import { Quiz } from './Quiz';
 import { reglamentKeys, reglamentQuery, type Reglament } from './queries';
+import { t } from '../i18n';
 
 interface Props {
   reglamentId: number;
@@ -22,9 +23,9 @@ function Passing({ reglament, spaceId }: { reglament: Reglament; spaceId: number
   const { data: me } = useQuery(meQuery);
   const run = useAction();
   const reglamentId = reglament.id;
-  if (reglament.draft) return <p className="notice">A draft: it can be passed once it is published.</p>;
+  if (reglament.draft) return <p className="notice">{t('reglaments.draftNotice')}</p>;
   const mine = reglament.usersPassed.find((p) => p.userId === me?.id);
-  const passedNote = `You passed this${mine ? ` on ${new Date(mine.createdAt).toLocaleDateString()}` : ''}.`;
+  const passedNote = mine ? t('reglaments.youPassedOn', { date: new Date(mine.createdAt).toLocaleDateString() }) : t('reglaments.youPassed');
   if (reglament.questionsCount === 0) {
     if (reglament.passedByMe) return <p className="notice">{passedNote}</p>;
     const acknowledge = () =>
@@ -32,7 +33,7 @@ function Passing({ reglament, spaceId }: { reglament: Reglament; spaceId: number
     return (
       <p className="row">
         <button type="button" className="primary" onClick={acknowledge}>
-          I have read it
+          {t('reglaments.haveRead')}
         </button>
       </p>
     );
@@ -42,7 +43,7 @@ function Passing({ reglament, spaceId }: { reglament: Reglament; spaceId: number
     <p className="notice">
       {passedNote}{' '}
       <button type="button" className="small" onClick={() => setTaking(true)}>
-        Take the test again
+        {t('reglaments.retakeTest')}
       </button>
     </p>
   );
@@ -51,17 +52,17 @@ function Passing({ reglament, spaceId }: { reglament: Reglament; spaceId: number
 export function ReglamentView({ reglamentId, spaceId, canManage, members }: Props) {
   const { data: reglament, error } = useQuery(reglamentQuery(reglamentId));
   if (error) return <p className="page-error" role="alert">{error.message}</p>;
-  if (!reglament) return <p className="loading">Loading reglament…</p>;
+  if (!reglament) return <p className="loading">{t('reglaments.loadingOne')}</p>;
   return (
     <article className="reglament" aria-labelledby="reglament-title">
       <header className="item-header">
         <h1 id="reglament-title">{reglament.name}</h1>
-        {reglament.draft && <span className="pill warn">draft</span>}
-        {reglament.mandatory && <span className="pill">mandatory</span>}
-        {reglament.passedByMe && <span className="pill ok">passed by you</span>}
+        {reglament.draft && <span className="pill warn">{t('reglaments.draft')}</span>}
+        {reglament.mandatory && <span className="pill">{t('reglaments.mandatory')}</span>}
+        {reglament.passedByMe && <span className="pill ok">{t('reglaments.passedByYou')}</span>}
       </header>
       <p className="muted">
-        {reglament.creator ? `By ${reglament.creator.name} · ` : ''}updated <time dateTime={reglament.updatedAt}>{new Date(reglament.updatedAt).toLocaleString()}</time>
+        {reglament.creator ? t('reglaments.by', { name: reglament.creator.name }) : ''}{t('reglaments.updated')}<time dateTime={reglament.updatedAt}>{new Date(reglament.updatedAt).toLocaleString()}</time>
       </p>
       <div className="markdown doc-content" data-testid="reglament-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(reglament.content) }} />
       <Passing reglament={reglament} spaceId={spaceId} />

@@ -6,6 +6,7 @@ import { useLiveReload } from '../live/useLiveReload';
 import { ReglamentView } from './ReglamentView';
 import { canManageReglaments } from '../common/roles';
 import { reglamentKeys, reglamentsQuery, type ReglamentItem } from './queries';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './reglaments.css';
 
@@ -22,16 +23,16 @@ export function ReglamentsPage() {
 
   const error = space.error ?? list.error;
   if (error) return <p className="page-error" role="alert">{error.message}</p>;
-  if (!space.data || !list.data) return <p className="loading">Loading reglaments…</p>;
+  if (!space.data || !list.data) return <p className="loading">{t('reglaments.loading')}</p>;
   const groups = [...space.data.reglamentGroups].sort((a, b) => Number(a.order) - Number(b.order));
   const inGroup = (id: number) => list.data.filter((r) => r.reglamentColumnId === id);
   const passed = (r: ReglamentItem) => me !== undefined && r.usersPassed.some((p) => p.userId === me.id);
   return (
     <div className="split">
       <aside className="split-aside">
-        <h1>{space.data.name} · Reglaments</h1>
-        <nav aria-label="Reglaments">
-          {list.data.length === 0 && <p className="muted">No reglaments in this space.</p>}
+        <h1>{t('reglaments.heading', { space: space.data.name })}</h1>
+        <nav aria-label={t('reglaments.title')}>
+          {list.data.length === 0 && <p className="muted">{t('reglaments.none')}</p>}
           {groups.map(
             (g) =>
               inGroup(g.id).length > 0 && (
@@ -41,8 +42,8 @@ export function ReglamentsPage() {
                     {inGroup(g.id).map((r) => (
                       <li key={r.id}>
                         <NavLink to={`/spaces/${spaceId}/reglaments/${r.id}`}>{r.name}</NavLink>
-                        {r.draft && <span className="pill warn">draft</span>}
-                        {passed(r) && <span className="pill ok">passed</span>}
+                        {r.draft && <span className="pill warn">{t('reglaments.draft')}</span>}
+                        {passed(r) && <span className="pill ok">{t('reglaments.passed')}</span>}
                       </li>
                     ))}
                   </ul>
@@ -55,7 +56,7 @@ export function ReglamentsPage() {
         {reglamentId !== null ? (
           <ReglamentView key={reglamentId} reglamentId={reglamentId} spaceId={spaceId} canManage={canManageReglaments(space.data.role)} members={members} />
         ) : (
-          <p className="muted">Pick a reglament to read it and pass its test.</p>
+          <p className="muted">{t('reglaments.pick')}</p>
         )}
       </div>
     </div>

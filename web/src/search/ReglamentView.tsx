@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { renderMarkdown } from '../common/markdown';
 import { ArrowLeft } from 'lucide-react';
+import { t } from '../i18n';
 
 /** A reglament opened from the search results, read-only (its content is HTML or Markdown, sanitized). */
 export function ReglamentView() {
@@ -14,13 +15,13 @@ export function ReglamentView() {
   return (
     <article className="page reglament-view">
       <button type="button" className="ghost" onClick={() => navigate(-1)}>
-        <ArrowLeft aria-hidden="true" size={14} /> Back
+        <ArrowLeft aria-hidden="true" size={14} /> {t('action.back')}
       </button>
       {error && <p className="form-error" role="alert">{error.message}</p>}
       {data && (
         <>
           <h1>{data.name}</h1>
-          {data.draft && <p className="badge status">Draft</p>}
+          {data.draft && <p className="badge status">{t('search.draft')}</p>}
           <div className="markdown" data-testid="reglament-content" dangerouslySetInnerHTML={{ __html: html }} />
         </>
       )}
