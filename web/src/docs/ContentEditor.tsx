@@ -5,6 +5,7 @@ import { useAction } from '../common/action';
 import { renderMarkdown } from '../common/markdown';
 import { docsKeys, type Page } from './queries';
 import { FormButtons } from '../common/FormButtons';
+import { t } from '../i18n';
 
 /**
  * Writes the content against the version it was read at (If-Match): when someone saved in
@@ -43,16 +44,16 @@ export function ContentEditor({ page, onDone }: { page: Page; onDone: () => void
     >
       <div className="row">
         <button type="button" className="small" aria-pressed={preview} onClick={() => setPreview(!preview)}>
-          Preview
+          {t('docs.preview')}
         </button>
       </div>
       {preview ? (
         <div className="markdown doc-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />
       ) : (
-        <textarea aria-label="Page content (Markdown)" value={text} onChange={(e) => setText(e.target.value)} rows={18} autoFocus />
+        <textarea aria-label={t('docs.contentLabel')} value={text} onChange={(e) => setText(e.target.value)} rows={18} autoFocus />
       )}
       <FormButtons busy={busy} onCancel={onDone}>
-        <span className="muted">Editing version {base}</span>
+        <span className="muted">{t('docs.editingVersion', { version: base })}</span>
       </FormButtons>
     </form>
   );

@@ -3,6 +3,7 @@ import { api, call } from '../api/client';
 import { InlineForm } from '../common/InlineForm';
 import { noop, useAction } from '../common/action';
 import { docsKeys, type DocGroup, type PageNode } from './queries';
+import { t } from '../i18n';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 
 interface Props {
@@ -22,7 +23,7 @@ function Node({ node, spaceId, openPath }: { node: PageNode; spaceId: number; op
     <li>
       <div className="doc-node">
         {node.children.length > 0 ? (
-          <button type="button" className="ghost small" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${node.name}`} onClick={toggle}>
+          <button type="button" className="ghost small" aria-expanded={open} aria-label={t(open ? 'docs.collapse' : 'docs.expand', { name: node.name })} onClick={toggle}>
             {open ? <ChevronDown aria-hidden="true" size={14} /> : <ChevronRight aria-hidden="true" size={14} />}
           </button>
         ) : (
@@ -53,24 +54,24 @@ export function DocTree({ spaceId, groups, canWrite, openPath }: Props) {
     navigate(`/spaces/${spaceId}/docs/${page.id}`);
   }
   return (
-    <nav aria-label="Documentation pages">
+    <nav aria-label={t('docs.treeLabel')}>
       {groups.map((group) => (
         <section key={group.id} aria-labelledby={`doc-group-${group.id}`}>
           <h2 id={`doc-group-${group.id}`}>{group.name}</h2>
-          {group.pages.length === 0 && <p className="muted">No pages yet.</p>}
+          {group.pages.length === 0 && <p className="muted">{t('docs.noPages')}</p>}
           <ul>
             {group.pages.map((node) => (
               <Node key={node.id} node={node} spaceId={spaceId} openPath={openPath} />
             ))}
           </ul>
-          {canWrite && <InlineForm label={`New page in ${group.name}`} placeholder="Page name" onSubmit={(name) => addPage(group, name)} />}
+          {canWrite && <InlineForm label={t('docs.newPageIn', { section: group.name })} placeholder={t('docs.pageName')} onSubmit={(name) => addPage(group, name)} />}
         </section>
       ))}
-      {groups.length === 0 && <p className="muted">{canWrite ? 'Add a section, then pages in it.' : 'This space has no documentation yet.'}</p>}
+      {groups.length === 0 && <p className="muted">{canWrite ? t('docs.addSectionHint') : t('docs.noDocs')}</p>}
       {canWrite && (
         <InlineForm
-          label="New section"
-          placeholder="Section name"
+          label={t('docs.newSection')}
+          placeholder={t('docs.sectionName')}
           onSubmit={(name) => run(() => call(api.POST('/spaces/{spaceId}/documentation-groups', { params: { path: { spaceId } }, body: { name } })), docsKeys.groups(spaceId))}
         />
       )}

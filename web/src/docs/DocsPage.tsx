@@ -9,6 +9,7 @@ import { PageView } from './PageView';
 import { canWriteDocs } from '../common/roles';
 import { docGroupsQuery, docsKeys } from './queries';
 import { countPages, pathTo } from './tree';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './docs.css';
 
@@ -26,19 +27,19 @@ export function DocsPage() {
 
   const error = space.error ?? groups.error;
   if (error) return <p className="page-error" role="alert">{error.message}</p>;
-  if (!space.data || !groups.data) return <p className="loading">Loading documentation…</p>;
+  if (!space.data || !groups.data) return <p className="loading">{t('docs.loading')}</p>;
   const total = groups.data.reduce((n, g) => n + countPages(g.pages), 0);
   return (
     <div className="split">
       <aside className="split-aside">
-        <h1>{space.data.name} · Docs</h1>
+        <h1>{t('docs.heading', { space: space.data.name })}</h1>
         <DocTree spaceId={spaceId} groups={groups.data} canWrite={canWrite} openPath={openPath} />
       </aside>
       <div className="split-main">
         {pageId !== null ? (
           <PageView key={pageId} pageId={pageId} spaceId={spaceId} canWrite={canWrite} members={members} />
         ) : (
-          <p className="muted doc-empty">{total === 0 ? 'No pages yet.' : 'Pick a page in the tree to read it.'}</p>
+          <p className="muted doc-empty">{total === 0 ? t('docs.noPages') : t('docs.pick')}</p>
         )}
       </div>
     </div>

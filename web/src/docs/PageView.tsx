@@ -10,6 +10,7 @@ import { ContentEditor } from './ContentEditor';
 import { PageVersions } from './PageVersions';
 import { PublicLink } from './PublicLink';
 import { docsKeys, pageQuery } from './queries';
+import { t } from '../i18n';
 
 interface Props {
   pageId: number;
@@ -24,7 +25,7 @@ export function PageView({ pageId, spaceId, canWrite, members }: Props) {
   const run = useAction();
   const navigate = useNavigate();
   if (error) return <p className="page-error" role="alert">{error.message}</p>;
-  if (!page) return <p className="loading">Loading page…</p>;
+  if (!page) return <p className="loading">{t('docs.loadingPage')}</p>;
   const path = { pageId };
   const rename = (name: string) => void run(() => call(api.PATCH('/pages/{pageId}/name', { params: { path }, body: { name } })), docsKeys.page(pageId), docsKeys.groups(spaceId)).catch(noop);
   const archive = () =>
@@ -35,12 +36,12 @@ export function PageView({ pageId, spaceId, canWrite, members }: Props) {
     const child = await run(() => call(api.POST('/pages', { body: { spaceId, documentationGroupId: page!.documentationGroupId, parentPageId: pageId, name, content: '' } })), docsKeys.groups(spaceId));
     navigate(`/spaces/${spaceId}/docs/${child.id}`);
   }
-  const author = page.updatedById === null ? null : (members.get(page.updatedById)?.name ?? `User ${page.updatedById}`);
+  const author = page.updatedById === null ? null : (members.get(page.updatedById)?.name ?? t('docs.userN', { id: page.updatedById }));
   return (
     <article className="doc-page" aria-labelledby="page-title">
       <header className="item-header">
         {canWrite ? (
-          <TitleInput id="page-title" label="Page name" name={page.name} onRename={rename} />
+          <TitleInput id="page-title" label={t('docs.pageName')} name={page.name} onRename={rename} />
         ) : (
           <h1 id="page-title">
             {page.icon ? `${page.icon} ` : ''}
@@ -50,34 +51,37 @@ export function PageView({ pageId, spaceId, canWrite, members }: Props) {
         {canWrite && !editing && (
           <>
             <button type="button" onClick={() => setEditing(true)}>
-              Edit
+              {t('docs.edit')}
             </button>
             <button type="button" className="ghost" onClick={archive}>
-              Archive
+              {t('docs.archive')}
             </button>
           </>
         )}
       </header>
       <p className="muted">
-        Version {page.version}
-        {author ? ` · last edited by ${author}` : ''} · <time dateTime={page.updatedAt}>{new Date(page.updatedAt).toLocaleString()}</time>
-        {page.archived ? ' · archived' : ''}
+        {t('docs.version', { version: page.version })}
+        {author ? t('docs.lastEditedBy', { name: author }) : ''} · <time dateTime={page.updatedAt}>{new Date(page.updatedAt).toLocaleString()}</time>
+        {page.archived ? t('docs.archived') : ''}
       </p>
       {editing ? (
         <ContentEditor page={page} onDone={() => setEditing(false)} />
       ) : page.content.trim() ? (
         <div className="markdown doc-content" data-testid="page-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(page.content) }} />
       ) : (
-        <p className="muted">This page is empty.{canWrite ? ' Choose Edit to write it.' : ''}</p>
+        <p className="muted">
+          {t('docs.empty')}
+          {canWrite ? t('docs.emptyEditHint') : ''}
+        </p>
       )}
       {page.files.length > 0 && (
-        <ul className="doc-files" aria-label="Files">
+        <ul className="doc-files" aria-label={t('docs.files')}>
           {page.files.map((f) => (
             <li key={f.id}>{f.name}</li>
           ))}
         </ul>
       )}
-      {canWrite && <InlineForm label="Add subpage" placeholder="Page name" onSubmit={addChild} />}
+      {canWrite && <InlineForm label={t('docs.addSubpage')} placeholder={t('docs.pageName')} onSubmit={addChild} />}
       <PublicLink page={page} canWrite={canWrite} />
       <PageVersions pageId={pageId} current={page.version} members={members} />
     </article>

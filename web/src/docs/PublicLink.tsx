@@ -5,6 +5,7 @@ import { ServerCheckbox } from '../common/ServerCheckbox';
 import { useToast } from '../common/toast';
 import { docsKeys, type Page } from './queries';
 import { readerLink } from './tree';
+import { t } from '../i18n';
 
 /** Publishing: anyone with the link reads the page signed out, until it is switched off (the old link dies). */
 export function PublicLink({ page, canWrite }: { page: Page; canWrite: boolean }) {
@@ -20,10 +21,10 @@ export function PublicLink({ page, canWrite }: { page: Page; canWrite: boolean }
   if (!canWrite && !link) return null;
   return (
     <section className="section doc-public" aria-labelledby="public-title">
-      <h2 id="public-title">Public link</h2>
+      <h2 id="public-title">{t('docs.publicLink')}</h2>
       {canWrite && (
         <ServerCheckbox checked={page.public} onChange={setPublic}>
-          Anyone with the link can read this page
+          {t('docs.publicSwitch')}
         </ServerCheckbox>
       )}
       {link ? (
@@ -31,12 +32,12 @@ export function PublicLink({ page, canWrite }: { page: Page; canWrite: boolean }
           <a href={link} target="_blank" rel="noreferrer" data-testid="public-link">
             {link}
           </a>
-          <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(link).then(() => toast('Link copied'), noop)}>
-            Copy
+          <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(link).then(() => toast(t('docs.linkCopied')), noop)}>
+            {t('docs.copy')}
           </button>
         </p>
       ) : (
-        <p className="muted">Only members of the space can read it.</p>
+        <p className="muted">{t('docs.membersOnly')}</p>
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { renderMarkdown } from '../common/markdown';
+import { t } from '../i18n';
 import './docs.css';
 
 /**
@@ -19,10 +20,10 @@ export function PublicPage() {
     <main className="public-page" id="main">
       {error && (
         <p className="page-error" role="alert" data-testid="public-missing">
-          This page is not published (any more), or the link is wrong.
+          {t('docs.public.missing')}
         </p>
       )}
-      {!page && !error && <p className="loading">Loading…</p>}
+      {!page && !error && <p className="loading">{t('common.loading')}</p>}
       {page && (
         <article aria-labelledby="public-title">
           <h1 id="public-title">
@@ -30,12 +31,13 @@ export function PublicPage() {
             {page.name}
           </h1>
           <p className="muted">
-            Updated <time dateTime={page.updatedAt}>{new Date(page.updatedAt).toLocaleString()}</time>
+            {t('docs.public.updated')}
+            <time dateTime={page.updatedAt}>{new Date(page.updatedAt).toLocaleString()}</time>
           </p>
           <div className="markdown doc-content" data-testid="public-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(page.content) }} />
           {page.children.length > 0 && (
-            <nav aria-label="Subpages">
-              <h2>Subpages</h2>
+            <nav aria-label={t('docs.public.subpages')}>
+              <h2>{t('docs.public.subpages')}</h2>
               <ul>
                 {page.children.map((c) => (
                   <li key={c.publicToken}>

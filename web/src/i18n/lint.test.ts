@@ -29,13 +29,6 @@ const PENDING = new Set<string>([
   'assistant/Answer.tsx',
   'assistant/AssistantAdmin.tsx',
   'assistant/AssistantPage.tsx',
-  'docs/ContentEditor.tsx',
-  'docs/DocTree.tsx',
-  'docs/DocsPage.tsx',
-  'docs/PageVersions.tsx',
-  'docs/PageView.tsx',
-  'docs/PublicLink.tsx',
-  'docs/PublicPage.tsx',
 ]);
 
 function files(dir: string): string[] {
