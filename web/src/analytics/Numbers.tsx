@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Member } from '../api/client';
 import type { Metric } from './queries';
+import { t, type MessageKey } from '../i18n';
 
 export interface Tile {
   label: string;
@@ -10,8 +11,8 @@ export interface Tile {
   onDrill?: () => void;
 }
 
-export const hours = (h: number) => `${Number(h.toFixed(1))} h`;
-export const days = (d: number) => `${Number(d.toFixed(1))} d`;
+export const hours = (h: number) => t('numbers.hours', { n: Number(h.toFixed(1)) });
+export const days = (d: number) => t('numbers.days', { n: Number(d.toFixed(1)) });
 
 /** A report table's column headings. */
 export function Head({ columns }: { columns: ReactNode[] }) {
@@ -32,17 +33,17 @@ export function Head({ columns }: { columns: ReactNode[] }) {
 export function Tiles({ tiles, label }: { tiles: Tile[]; label: string }) {
   return (
     <ul className="tiles" aria-label={label}>
-      {tiles.map((t) => (
-        <li key={t.label} className="tile">
-          <span className="tile-label">{t.label}</span>
-          {t.onDrill ? (
-            <button type="button" className="link-button tile-value" onClick={t.onDrill} aria-label={`${t.label}: ${t.value}, list the tasks`}>
-              {t.value}
+      {tiles.map((tile) => (
+        <li key={tile.label} className="tile">
+          <span className="tile-label">{tile.label}</span>
+          {tile.onDrill ? (
+            <button type="button" className="link-button tile-value" onClick={tile.onDrill} aria-label={t('numbers.tileDrill', { label: tile.label, value: tile.value })}>
+              {tile.value}
             </button>
           ) : (
-            <span className="tile-value">{t.value}</span>
+            <span className="tile-value">{tile.value}</span>
           )}
-          {t.hint && <span className="tile-hint muted">{t.hint}</span>}
+          {tile.hint && <span className="tile-hint muted">{tile.hint}</span>}
         </li>
       ))}
     </ul>
@@ -58,19 +59,19 @@ interface TaskReport {
   planTime: number;
   factTime: number;
 }
-const STATUS = ['In work', 'Done', 'Rejected', 'Needs attention'];
+const STATUS: MessageKey[] = ['status.0', 'status.1', 'status.2', 'status.3'];
 
 /** A TaskReport's numbers; `drill` (where a route lists the tasks) makes them buttons. */
 export function taskReportTiles(report: TaskReport, drill?: (metric: Metric, title: string) => void): Tile[] {
   const on = (metric: Metric, title: string) => (drill ? () => drill(metric, title) : undefined);
-  const byStatus = report.byStatus.map((s) => `${STATUS[s.status] ?? s.status} ${s.count}`).join(' · ');
+  const byStatus = report.byStatus.map((s) => `${STATUS[s.status] ? t(STATUS[s.status]!) : s.status} ${s.count}`).join(' · ');
   return [
-    { label: 'Tasks now', value: report.total, hint: byStatus, onDrill: on('total', 'Tasks now') },
-    { label: 'Created', value: report.created, onDrill: on('created', 'Created in the period') },
-    { label: 'Finished', value: report.finished, onDrill: on('finished', 'Finished in the period') },
-    { label: 'Overdue', value: report.overdue, onDrill: on('overdue', 'Overdue') },
-    { label: 'Planned', value: hours(report.planTime) },
-    { label: 'Spent', value: hours(report.factTime), hint: 'recorded in the period' },
+    { label: t('numbers.tasksNow'), value: report.total, hint: byStatus, onDrill: on('total', t('numbers.tasksNow')) },
+    { label: t('numbers.created'), value: report.created, onDrill: on('created', t('numbers.createdInPeriod')) },
+    { label: t('numbers.finished'), value: report.finished, onDrill: on('finished', t('numbers.finishedInPeriod')) },
+    { label: t('numbers.overdue'), value: report.overdue, onDrill: on('overdue', t('numbers.overdue')) },
+    { label: t('numbers.planned'), value: hours(report.planTime) },
+    { label: t('numbers.spent'), value: hours(report.factTime), hint: t('numbers.spentHint') },
   ];
 }
 
@@ -85,11 +86,11 @@ interface AssigneeRow {
 
 /** Numbers per assignee; with `drill`, a member's total and overdue list their tasks. */
 export function AssigneeTable({ rows, members, drill }: { rows: AssigneeRow[]; members: Map<number, Member>; drill?: (userId: number, metric: Metric, title: string) => void }) {
-  if (rows.length === 0) return <p className="muted">No assigned tasks.</p>;
-  const name = (id: number) => members.get(id)?.name ?? `User ${id}`;
-  const cell = (row: AssigneeRow, metric: Metric, value: number, what: string) =>
+  if (rows.length === 0) return <p className="muted">{t('numbers.noAssigned')}</p>;
+  const name = (id: number) => members.get(id)?.name ?? t('numbers.userN', { id });
+  const cell = (row: AssigneeRow, metric: Metric, value: number, what: string, whatLower: string) =>
     drill && value > 0 ? (
-      <button type="button" className="link-button" onClick={() => drill(row.userId, metric, `${what}: ${name(row.userId)}`)} aria-label={`${value} ${what.toLowerCase()} of ${name(row.userId)}: list them`}>
+      <button type="button" className="link-button" onClick={() => drill(row.userId, metric, `${what}: ${name(row.userId)}`)} aria-label={t('numbers.cellDrill', { value, what: whatLower, name: name(row.userId) })}>
         {value}
       </button>
     ) : (
@@ -97,15 +98,15 @@ export function AssigneeTable({ rows, members, drill }: { rows: AssigneeRow[]; m
     );
   return (
     <table className="report-table">
-      <caption>By assignee</caption>
-      <Head columns={['Member', 'Tasks', 'Done', 'Overdue', 'Planned', 'Spent']} />
+      <caption>{t('numbers.byAssignee')}</caption>
+      <Head columns={[t('numbers.column.member'), t('numbers.column.tasks'), t('numbers.column.done'), t('numbers.overdue'), t('numbers.planned'), t('numbers.spent')]} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.userId}>
             <th scope="row">{name(r.userId)}</th>
-            <td>{cell(r, 'total', r.total, 'Tasks')}</td>
+            <td>{cell(r, 'total', r.total, t('numbers.column.tasks'), t('numbers.tasksLower'))}</td>
             <td>{r.done}</td>
-            <td>{cell(r, 'overdue', r.overdue, 'Overdue')}</td>
+            <td>{cell(r, 'overdue', r.overdue, t('numbers.overdue'), t('numbers.overdueLower'))}</td>
             <td>{hours(r.planTime)}</td>
             <td>{hours(r.factTime)}</td>
           </tr>

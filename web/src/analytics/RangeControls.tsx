@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { INTERVALS, rangeFromSearch, rangeProblem, rangeToSearch, type Interval, type Range } from './range';
+import { t } from '../i18n';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -25,22 +26,22 @@ export function RangeControls({ range, onChange, withInterval = true }: { range:
   const problem = rangeProblem(range);
   return (
     <fieldset className="range-controls">
-      <legend className="sr-only">Period</legend>
+      <legend className="sr-only">{t('range.period')}</legend>
       <label>
-        From
+        {t('range.from')}
         <input type="date" value={range.from} max={range.to} required onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })} />
       </label>
       <label>
-        To
+        {t('range.to')}
         <input type="date" value={range.to} min={range.from} required onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })} />
       </label>
       {withInterval && (
         <label>
-          Interval
+          {t('range.interval')}
           <select value={range.interval} onChange={(e) => onChange({ ...range, interval: e.target.value as Interval })}>
             {INTERVALS.map((i) => (
               <option key={i} value={i}>
-                {i === 'day' ? 'Day' : i === 'week' ? 'Week' : 'Month'}
+                {i === 'day' ? t('range.day') : i === 'week' ? t('range.week') : t('range.month')}
               </option>
             ))}
           </select>

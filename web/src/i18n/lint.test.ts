@@ -18,14 +18,10 @@ const PENDING = new Set<string>([
   // Not yet translated (issue 43, part 5 continues): reports, documentation, reglaments, the
   // assistant, sign-in and the settings panels other than Profile.
   'analytics/DrillDown.tsx',
-  'analytics/Numbers.tsx',
   'analytics/ProjectReportPage.tsx',
-  'analytics/RangeControls.tsx',
   'analytics/ReportsPage.tsx',
   'analytics/SpaceAnalyticsPage.tsx',
   'analytics/UserReport.tsx',
-  'analytics/charts/BarList.tsx',
-  'analytics/charts/SeriesChart.tsx',
   'assistant/Answer.tsx',
   'assistant/AssistantAdmin.tsx',
   'assistant/AssistantPage.tsx',

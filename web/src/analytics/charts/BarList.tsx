@@ -1,4 +1,5 @@
 import { colourOf } from './scale';
+import { t, tn } from '../../i18n';
 
 export interface Bar {
   key: string | number;
@@ -11,7 +12,7 @@ export interface Bar {
 }
 
 /** Horizontal bars in HTML: the numbers are real text and, where they have tasks behind them, buttons. */
-export function BarList({ title, bars, unit = 'tasks' }: { title: string; bars: Bar[]; unit?: string }) {
+export function BarList({ title, bars, unit }: { title: string; bars: Bar[]; unit?: string }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
   return (
     <figure className="chart bar-list">
@@ -24,7 +25,7 @@ export function BarList({ title, bars, unit = 'tasks' }: { title: string; bars: 
               <span className="bar-fill" style={{ width: `${(b.value / max) * 100}%`, background: colourOf(i) }} />
             </span>
             {b.onDrill ? (
-              <button type="button" className="link-button bar-value" onClick={b.onDrill} aria-label={`${b.value} ${unit} in ${b.label}: list them`} data-value={b.value}>
+              <button type="button" className="link-button bar-value" onClick={b.onDrill} aria-label={unit ? t('charts.barDrillUnit', { value: b.value, unit, label: b.label }) : tn('charts.barDrill', b.value, { label: b.label })} data-value={b.value}>
                 {b.value}
               </button>
             ) : (

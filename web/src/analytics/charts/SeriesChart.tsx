@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { axis, bandPath, colourOf, linePath, stack, totals } from './scale';
+import { t } from '../../i18n';
 
 export interface Series {
   name: string;
@@ -70,11 +71,11 @@ export function SeriesChart({ title, labels, kind, series }: Props) {
         ))}
       </ul>
       <details className="chart-data">
-        <summary>Data table</summary>
+        <summary>{t('charts.dataTable')}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">From</th>
+              <th scope="col">{t('range.from')}</th>
               {series.map((s) => (
                 <th key={s.name} scope="col">
                   {s.name}
