@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { Task } from '../api/client';
 import type { DrillQuery } from './queries';
 import { X } from 'lucide-react';
+import { t, tn, type MessageKey } from '../i18n';
 
-const STATUS = ['in work', 'done', 'rejected', 'needs attention'];
+const STATUS: MessageKey[] = ['drill.status.0', 'drill.status.1', 'drill.status.2', 'drill.status.3'];
 
 const homeProject = (task: Task) => (task.stages.find((s) => s.pinned) ?? task.stages[0])?.projectId;
 
@@ -26,23 +27,23 @@ export function DrillDown({ drill, onClose }: { drill: Drill; onClose: () => voi
         <h2 id="drill-title" ref={heading} tabIndex={-1}>
           {drill.title}
         </h2>
-        <button type="button" className="ghost" onClick={onClose} aria-label="Close the task list">
+        <button type="button" className="ghost" onClick={onClose} aria-label={t('drill.close')}>
           <X aria-hidden="true" size={16} />
         </button>
       </div>
       {error && <p role="alert">{error.message}</p>}
-      {!data && !error && <p className="loading">Loading tasks…</p>}
+      {!data && !error && <p className="loading">{t('drill.loading')}</p>}
       {data && (
         <>
-          <p className="muted">{data.total === data.tasks.length ? `${data.total} task${data.total === 1 ? '' : 's'}` : `The first ${data.tasks.length} of ${data.total} tasks`}</p>
+          <p className="muted">{data.total === data.tasks.length ? tn('drill.count', data.total) : t('drill.firstOf', { shown: data.tasks.length, total: data.total })}</p>
           <ul className="drill-tasks">
-            {data.tasks.map((t) => {
-              const projectId = homeProject(t);
+            {data.tasks.map((task) => {
+              const projectId = homeProject(task);
               return (
-                <li key={t.id}>
-                  {projectId ? <Link to={`/projects/${projectId}/tasks/${t.id}`}>{t.name}</Link> : t.name}
-                  <span className="muted"> · {STATUS[t.status] ?? `status ${t.status}`}</span>
-                  {(t.dateEndWithoutTime ?? t.dateEnd) && <span className="muted"> · due {(t.dateEndWithoutTime ?? t.dateEnd)!.slice(0, 10)}</span>}
+                <li key={task.id}>
+                  {projectId ? <Link to={`/projects/${projectId}/tasks/${task.id}`}>{task.name}</Link> : task.name}
+                  <span className="muted">{t('drill.statusPart', { status: STATUS[task.status] ? t(STATUS[task.status]!) : t('drill.statusN', { n: task.status }) })}</span>
+                  {(task.dateEndWithoutTime ?? task.dateEnd) && <span className="muted">{t('drill.due', { date: (task.dateEndWithoutTime ?? task.dateEnd)!.slice(0, 10) })}</span>}
                 </li>
               );
             })}

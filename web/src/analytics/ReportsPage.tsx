@@ -11,6 +11,7 @@ import { rangeProblem, type Range } from './range';
 import { RangeControls, useRange } from './RangeControls';
 import { isOrganizationAdmin } from '../common/roles';
 import { UserReport } from './UserReport';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './analytics.css';
 
@@ -21,21 +22,21 @@ function MembersReport({ range }: { range: Range }) {
   const { data: rows, error } = useQuery({ ...membersReportQuery(range, spaceId), enabled: !rangeProblem(range) });
   return (
     <section className="section" aria-labelledby="members-report">
-      <h2 id="members-report">Members</h2>
+      <h2 id="members-report">{t('reports.members')}</h2>
       <p className="row">
         <SpaceSelect value={spaceId} onChange={setSpaceId} />
-        <CsvLink href={csvUrl('/analytics/members', range, spaceId ? { spaceId } : {})} label="Members as CSV" />
+        <CsvLink href={csvUrl('/analytics/members', range, spaceId ? { spaceId } : {})} label={t('reports.csv.members')} />
       </p>
       {error && <p className="notice error" role="alert">{error.message}</p>}
       {rows && (
         <table className="report-table">
-          <caption className="sr-only">Member report</caption>
-          <Head columns={['Member', 'Assigned', 'Finished', 'Overdue', 'Planned', 'Spent', 'Last active']} />
+          <caption className="sr-only">{t('reports.memberReport')}</caption>
+          <Head columns={[t('numbers.column.member'), t('reports.column.assigned'), t('numbers.finished'), t('numbers.overdue'), t('numbers.planned'), t('numbers.spent'), t('reports.column.lastActive')]} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.userId}>
                 <th scope="row">
-                  <Link to={`/analytics/users/${r.userId}`}>{members.get(r.userId)?.name ?? `User ${r.userId}`}</Link>
+                  <Link to={`/analytics/users/${r.userId}`}>{members.get(r.userId)?.name ?? t('numbers.userN', { id: r.userId })}</Link>
                 </th>
                 <td>{r.assigned}</td>
                 <td>{r.finished}</td>
@@ -60,10 +61,10 @@ export function ReportsPage() {
   return (
     <div className="screen analytics">
       <header className="screen-header">
-        <h1>Reports</h1>
+        <h1>{t('reports.title')}</h1>
         <RangeControls range={range} onChange={setRange} />
       </header>
-      {me && <UserReport userId={me.id} range={range} title="My tasks" />}
+      {me && <UserReport userId={me.id} range={range} title={t('reports.myTasks')} />}
       {isOrganizationAdmin(organization?.role) && <MembersReport range={range} />}
     </div>
   );
@@ -73,15 +74,15 @@ export function ReportsPage() {
 export function UserReportPage() {
   const userId = Number(useParams().userId);
   const [range, setRange] = useRange();
-  const name = useMembers().get(userId)?.name ?? `User ${userId}`;
+  const name = useMembers().get(userId)?.name ?? t('numbers.userN', { id: userId });
   return (
     <div className="screen analytics">
       <header className="screen-header">
-        <h1>Report: {name}</h1>
-        <Link to="/analytics">All reports</Link>
+        <h1>{t('reports.reportOf', { name })}</h1>
+        <Link to="/analytics">{t('reports.all')}</Link>
         <RangeControls range={range} onChange={setRange} />
       </header>
-      <UserReport userId={userId} range={range} title={`Tasks of ${name}`} />
+      <UserReport userId={userId} range={range} title={t('reports.tasksOf', { name })} />
     </div>
   );
 }
