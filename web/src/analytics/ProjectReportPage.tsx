@@ -13,6 +13,7 @@ import { flowQuery, projectDrillQuery, projectReportQuery, projectTaskReportQuer
 import { pointLabel, rangeProblem } from './range';
 import { RangeControls, useRange } from './RangeControls';
 import { canSeeProjectReport } from '../common/roles';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './analytics.css';
 
@@ -38,53 +39,53 @@ export function ProjectReportPage() {
   const members = useMembers();
 
   const error = project.error ?? space.error ?? report.error ?? tasks.error ?? flow.error;
-  if (!project.data || !space.data) return error ? <p className="page-error" role="alert">{error.message}</p> : <p className="loading">Loading report…</p>;
+  if (!project.data || !space.data) return error ? <p className="page-error" role="alert">{error.message}</p> : <p className="loading">{t('reports.loadingReport')}</p>;
   const stages = new Map(project.data.stages.map((s) => [s.id, s.name]));
-  const stageName = (id: number) => stages.get(id) ?? `Column ${id}`;
+  const stageName = (id: number) => stages.get(id) ?? t('reports.columnN', { id });
   const open = (title: string, d: ProjectDrill) => setDrill({ title, query: projectDrillQuery(projectId, range, d) });
   const path = `/analytics/projects/${projectId}`;
   const tiles: Tile[] = tasks.data ? taskReportTiles(tasks.data, (metric, title) => open(title, { metric })) : [];
   if (report.data) {
     tiles.push(
-      { label: 'Throughput', value: `${Number(report.data.throughput.toFixed(2))} / week`, hint: 'finished per week' },
-      { label: 'Lead time', value: spread(report.data.leadTimeDays), hint: report.data.leadTimeDays ? `median · p85 ${days(report.data.leadTimeDays.p85)}` : 'nothing finished' },
-      { label: 'Cycle time', value: spread(report.data.cycleTimeDays), hint: report.data.cycleTimeDays ? `median · p85 ${days(report.data.cycleTimeDays.p85)}` : 'nothing finished' },
+      { label: t('reports.throughput'), value: t('reports.perWeek', { n: Number(report.data.throughput.toFixed(2)) }), hint: t('reports.finishedPerWeek') },
+      { label: t('reports.leadTime'), value: spread(report.data.leadTimeDays), hint: report.data.leadTimeDays ? t('reports.medianP85', { p85: days(report.data.leadTimeDays.p85) }) : t('reports.nothingFinished') },
+      { label: t('reports.cycleTime'), value: spread(report.data.cycleTimeDays), hint: report.data.cycleTimeDays ? t('reports.medianP85', { p85: days(report.data.cycleTimeDays.p85) }) : t('reports.nothingFinished') },
     );
   }
   return (
     <div className="screen analytics">
       <header className="screen-header">
-        <h1>Report: {project.data.name}</h1>
-        <Link to={`/projects/${projectId}`}>Open the board</Link>
+        <h1>{t('reports.reportOf', { name: project.data.name })}</h1>
+        <Link to={`/projects/${projectId}`}>{t('reports.openBoard')}</Link>
         <RangeControls range={range} onChange={setRange} />
       </header>
-      {!allowed && <p className="notice">Project reports are for editors and admins of the space.</p>}
+      {!allowed && <p className="notice">{t('reports.projectNotAllowed')}</p>}
       {error && <p className="notice error" role="alert">{error.message}</p>}
       {allowed && (
         <>
           <p className="row csv-links">
-            <CsvLink href={csvUrl(`${path}/report`, range)} label="Report as CSV" />
-            <CsvLink href={csvUrl(`${path}/task-report`, range)} label="Task numbers as CSV" />
-            <CsvLink href={csvUrl(`${path}/flow`, range, {}, true)} label="Flow as CSV" />
+            <CsvLink href={csvUrl(`${path}/report`, range)} label={t('reports.csv.report')} />
+            <CsvLink href={csvUrl(`${path}/task-report`, range)} label={t('reports.csv.taskNumbers')} />
+            <CsvLink href={csvUrl(`${path}/flow`, range, {}, true)} label={t('reports.csv.flow')} />
           </p>
           {drill && <DrillDown drill={drill} onClose={() => setDrill(null)} />}
-          <Tiles tiles={tiles} label="Key numbers" />
+          <Tiles tiles={tiles} label={t('reports.keyNumbersLabel')} />
           <div className="chart-grid">
             {report.data && (
               <BarList
-                title="Tasks per column now"
+                title={t('reports.tasksPerColumn')}
                 bars={report.data.stages.map((s) => ({
                   key: s.stageId,
                   label: stageName(s.stageId),
                   value: s.count,
-                  note: s.avgDaysInStage === null ? undefined : `avg ${days(s.avgDaysInStage)} in it`,
-                  onDrill: () => open(`Tasks in ${stageName(s.stageId)}`, { metric: 'total', stageId: s.stageId }),
+                  note: s.avgDaysInStage === null ? undefined : t('reports.avgInColumn', { days: days(s.avgDaysInStage) }),
+                  onDrill: () => open(t('reports.tasksIn', { column: stageName(s.stageId) }), { metric: 'total', stageId: s.stageId }),
                 }))}
               />
             )}
             {flow.data && (
               <SeriesChart
-                title="Cumulative flow"
+                title={t('reports.cumulativeFlow')}
                 kind="area"
                 labels={flow.data.map((p) => pointLabel(p.from, range.interval))}
                 series={[...(flow.data[0]?.stages ?? [])].reverse().map((s) => ({ name: stageName(s.stageId), values: flow.data.map((p) => p.stages.find((x) => x.stageId === s.stageId)?.count ?? 0) }))}

@@ -10,6 +10,7 @@ import { rangeProblem } from './range';
 import { RangeControls, useRange } from './RangeControls';
 import { TaskSeries } from './TaskSeries';
 import { canSeeProjectReport, canSeeSpaceAnalytics } from '../common/roles';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './analytics.css';
 
@@ -31,39 +32,39 @@ export function SpaceAnalyticsPage() {
   const report = useQuery({ ...spaceTaskReportQuery(spaceId, range), enabled });
 
   const error = space.error ?? projects.error ?? analytics.error ?? report.error;
-  if (!space.data) return error ? <p className="page-error" role="alert">{error.message}</p> : <p className="loading">Loading analytics…</p>;
+  if (!space.data) return error ? <p className="page-error" role="alert">{error.message}</p> : <p className="loading">{t('analytics.loading')}</p>;
   const names = new Map((projects.data ?? []).map((p) => [p.id, p.name]));
-  const projectName = (id: number) => names.get(id) ?? `Project ${id}`;
+  const projectName = (id: number) => names.get(id) ?? t('analytics.projectN', { id });
   const open = (title: string, metric: Metric, projectId?: number) => setDrill({ title, query: spaceDrillQuery(spaceId, range, projectId ? { metric, projectId } : { metric }) });
   const path = `/analytics/spaces/${spaceId}`;
   return (
     <div className="screen analytics">
       <header className="screen-header">
-        <h1>Analytics: {space.data.name}</h1>
+        <h1>{t('analytics.heading', { space: space.data.name })}</h1>
         {admin && <RangeControls range={range} onChange={setRange} />}
       </header>
       {error && <p className="notice error" role="alert">{error.message}</p>}
-      {!admin && <p className="notice">The space's own analytics are for its admins; each project's report is below.</p>}
+      {!admin && <p className="notice">{t('analytics.notAdmin')}</p>}
       {admin && (
         <>
           <p className="row csv-links">
-            <CsvLink href={csvUrl(path, range, {}, true)} label="Series as CSV" />
-            <CsvLink href={csvUrl(`${path}/task-report`, range)} label="Task numbers as CSV" />
+            <CsvLink href={csvUrl(path, range, {}, true)} label={t('reports.csv.series')} />
+            <CsvLink href={csvUrl(`${path}/task-report`, range)} label={t('reports.csv.taskNumbers')} />
           </p>
           {drill && <DrillDown drill={drill} onClose={() => setDrill(null)} />}
-          {report.data && <Tiles tiles={taskReportTiles(report.data, (metric, title) => open(title, metric))} label="Key numbers" />}
-          {analytics.data && <TaskSeries title={`Tasks per ${range.interval}`} points={analytics.data.points} interval={range.interval} />}
+          {report.data && <Tiles tiles={taskReportTiles(report.data, (metric, title) => open(title, metric))} label={t('reports.keyNumbersLabel')} />}
+          {analytics.data && <TaskSeries title={t(range.interval === 'day' ? 'analytics.tasksPerDay' : range.interval === 'week' ? 'analytics.tasksPerWeek' : 'analytics.tasksPerMonth')} points={analytics.data.points} interval={range.interval} />}
         </>
       )}
       <table className="report-table">
-        <caption>Projects</caption>
-        <Head columns={['Project', ...(admin ? ['Tasks', 'Done', 'Overdue'] : []), <span className="sr-only">Report</span>]} />
+        <caption>{t('analytics.projects')}</caption>
+        <Head columns={[t('analytics.column.project'), ...(admin ? [t('numbers.column.tasks'), t('numbers.column.done'), t('numbers.overdue')] : []), <span className="sr-only">{t('analytics.column.report')}</span>]} />
         <tbody>
           {(projects.data ?? []).map((p) => {
             const row = analytics.data?.byProject.find((r) => r.projectId === p.id);
-            const drillCell = (metric: Metric, value: number | undefined, what: string) =>
+            const drillCell = (metric: Metric, value: number | undefined, what: string, whatLower: string) =>
               value ? (
-                <button type="button" className="link-button" onClick={() => open(`${what}: ${projectName(p.id)}`, metric, p.id)} aria-label={`${value} ${what.toLowerCase()} in ${projectName(p.id)}: list them`}>
+                <button type="button" className="link-button" onClick={() => open(`${what}: ${projectName(p.id)}`, metric, p.id)} aria-label={t('analytics.cellDrill', { value, what: whatLower, project: projectName(p.id) })}>
                   {value}
                 </button>
               ) : (
@@ -74,12 +75,12 @@ export function SpaceAnalyticsPage() {
                 <th scope="row">{p.name}</th>
                 {admin && (
                   <>
-                    <td>{drillCell('total', row?.total, 'Tasks')}</td>
+                    <td>{drillCell('total', row?.total, t('numbers.column.tasks'), t('numbers.tasksLower'))}</td>
                     <td>{row?.done ?? '—'}</td>
-                    <td>{drillCell('overdue', row?.overdue, 'Overdue')}</td>
+                    <td>{drillCell('overdue', row?.overdue, t('numbers.overdue'), t('numbers.overdueLower'))}</td>
                   </>
                 )}
-                <td>{canSeeProjectReport(space.data.role) ? <Link to={`/analytics/projects/${p.id}`} aria-label={`Report of ${p.name}`}>Report</Link> : null}</td>
+                <td>{canSeeProjectReport(space.data.role) ? <Link to={`/analytics/projects/${p.id}`} aria-label={t('analytics.reportOf', { name: p.name })}>{t('analytics.column.report')}</Link> : null}</td>
               </tr>
             );
           })}
