@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, eventually, launch, serve, seriousViolations, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 /**
  * Issue 45: Settings > API tokens creates a read-only token for an AI agent; the MCP endpoint then
@@ -15,15 +15,7 @@ const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.runIf(CHROMIUM)('API tokens for AI agents, in Chromium', () => {
   it('creates a read-only token in Settings, which an MCP client can read with but not write', async () => {

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { useTestApp, type TestUser } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { addWith, CHROMIUM, centre, dragTo, eventually, launch, screenshot, seriousViolations, serve, signedInContext } from './browser.js';
+import { addWith, centre, CHROMIUM, dragTo, eventually, screenshot, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 /**
  * The product in a real browser: the service listens on a port of 127.0.0.1 and serves the built
  * client (vitest's global setup builds it when stale); Debian's Chromium drives it.
  */
 
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
-
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 const column = (page: Page, name: string) => page.locator('section.column', { has: page.getByRole('heading', { name, exact: true }) });
 const card = (page: Page, name: string) => page.locator('article.card', { has: page.getByRole('link', { name, exact: true }) });

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
+import type { TestKit } from '../../src/test/app.js';
 
 /** Debian's Chromium (or CHROMIUM_PATH): the browser tests drive it, nothing is downloaded. */
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p): p is string => !!p && existsSync(p)) ?? null;
@@ -11,6 +12,24 @@ export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/b
 export function launch(): Promise<Browser> {
   // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
+
+/**
+ * What every browser test file starts from: its app served on a port of 127.0.0.1 and a Chromium to
+ * drive it, both handed to `ready` before the file's tests, and the browser closed after them.
+ * Without Chromium nothing starts (the files' tests skip themselves).
+ */
+export function useBrowser(t: TestKit, ready: (base: string, browser: Browser) => void): void {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!CHROMIUM) return;
+    const base = await serve(t.app);
+    browser = await launch();
+    ready(base, browser);
+  });
+  afterAll(async () => browser?.close());
 }
 
 /** Listens on a free port of 127.0.0.1 and answers the address the browser opens. */

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, eventually, launch, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, signedInContext, useBrowser } from './browser.js';
 
 /**
  * Issue 43, forms and errors: inline "required" messages, and failed requests (a 500, a 403, no
@@ -10,19 +10,11 @@ import { CHROMIUM, eventually, launch, serve, signedInContext } from './browser.
  * the offline banner.
  */
 
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
-
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 const column = (page: Page, name: string) => page.locator('section.column', { has: page.getByRole('heading', { name, exact: true }) });
 const problem = (status: number, code: string, detail: string) => (route: Route) =>

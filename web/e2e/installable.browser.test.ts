@@ -2,31 +2,23 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
 import { registerWebClient, WEB_DIST } from '../../src/platform/web-client.js';
-import { CHROMIUM, eventually, launch, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, serve, signedInContext, useBrowser } from './browser.js';
 
 /**
  * Issue 43, installable: the web app manifest and its icons, and the service worker that keeps the
  * app shell (never API data): with the server stopped, the shell still opens and says "offline".
  */
 
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
-
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.skipIf(!CHROMIUM)('installable web app in Chromium', () => {
   it('serves a valid manifest with icons and the service worker with headers that let it update', async () => {

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, eventually, launch, seriousViolations, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 /** Issue 43, keyboard and focus: the skip link, arrows between cards, Enter and Escape, shortcuts. */
-
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
 
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 

@@ -15,8 +15,6 @@ import { addWith, CHROMIUM, eventually, launch, screenshot, seriousViolations, s
  * against a fake OpenAI-compatible server on 127.0.0.1. One organization serves every test.
  */
 
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
-
 // Jobs off (as in every test app): the test runs the indexing job the button queued, when it wants.
 const t = useTestApp(AI_TEST_CONFIG);
 const f = factories(t);

@@ -1,24 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { PASSWORD, useTestApp } from '../../src/test/app.js';
 import { answer, challenge, codeNext, enrol } from '../../src/modules/auth/two-factor/two-factor.fixtures.js';
-import { CHROMIUM, eventually, launch, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, signedInContext, useBrowser } from './browser.js';
 
 /** Settings > Security: new recovery codes, with the password and a code; the old ones stop working. */
 
 const t = useTestApp({ secretsKey: randomBytes(32).toString('base64') });
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.runIf(CHROMIUM)('new recovery codes', () => {
   it('are issued with the password and a code and shown once; the old ones stop working', async () => {

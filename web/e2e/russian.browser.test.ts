@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, eventually, launch, seriousViolations, serve } from './browser.js';
+import { CHROMIUM, eventually, seriousViolations, useBrowser } from './browser.js';
 
 /** Issue 43, two languages: with the browser's language Russian, the board, drawer, settings and errors are in Russian. */
-
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
 
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.skipIf(!CHROMIUM)('the web client in Russian', () => {
   it('follows the browser (ru-RU): board, drawer, settings and error messages in Russian; the profile language switches back to English', async () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { PASSWORD, useTestApp } from '../../src/test/app.js';
 import { codeNext, codeNow } from '../../src/modules/auth/two-factor/two-factor.fixtures.js';
-import { CHROMIUM, eventually, launch, seriousViolations, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 /**
  * Settings > Security in Chromium: the sessions list, two-factor enrolment from the QR code's
@@ -13,15 +13,7 @@ import { CHROMIUM, eventually, launch, seriousViolations, serve, signedInContext
 const t = useTestApp({ secretsKey: randomBytes(32).toString('base64') });
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.runIf(CHROMIUM)('Settings > Security', () => {
   it('lists the sessions, turns two-factor sign-in on, and the sign-in then asks for a code', async () => {

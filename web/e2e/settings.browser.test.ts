@@ -12,8 +12,6 @@ import { CHROMIUM, launch, screenshot, seriousViolations, signedInContext } from
  * and one signed-in page of its owner walks through the screens, to keep the file quick.
  */
 
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
-
 // Webhooks may call the receiver below, on this machine.
 const t = useTestApp({ outboundAllowedHosts: ['127.0.0.1'] });
 const f = factories(t);

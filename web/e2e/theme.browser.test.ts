@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { useTestApp } from '../../src/test/app.js';
 import { factories } from '../../src/test/factories.js';
-import { CHROMIUM, eventually, launch, screenshot, seriousViolations, serve, signedInContext } from './browser.js';
+import { CHROMIUM, eventually, screenshot, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 /** Issue 43, the dark theme: it follows prefers-color-scheme, can be switched, and passes axe's contrast rules. */
-
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)');
 
 const t = useTestApp();
 const f = factories(t);
 let base = '';
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!CHROMIUM) return;
-  base = await serve(t.app);
-  browser = await launch();
-});
-afterAll(async () => browser?.close());
+useBrowser(t, (served, chromium) => ((base = served), (browser = chromium)));
 
 describe.skipIf(!CHROMIUM)('dark theme in Chromium', () => {
   it('follows the dark scheme with 0 contrast violations on the board and the drawer; Settings > Profile switches to light', async () => {
