@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { renderMarkdown } from '../common/markdown';
 import { answeredBy, sourceLink, type AiAnswer } from './ask';
+import { t, type MessageKey } from '../i18n';
 
-const KIND = { page: 'Page', reglament: 'Reglament', 'project-documentation': 'Project documentation' } as const;
+const KIND: Record<'page' | 'reglament' | 'project-documentation', MessageKey> = { page: 'assistant.kind.page', reglament: 'assistant.kind.reglament', 'project-documentation': 'assistant.kind.projectDocumentation' };
 
 export interface Turn {
   id: number;
@@ -19,11 +20,11 @@ export function AnswerView({ turn, spaceId }: { turn: Turn; spaceId: number }) {
   return (
     <li className="turn" data-testid="assistant-turn">
       <p className="turn-question">
-        <span className="sr-only">You asked: </span>
+        <span className="sr-only">{t('assistant.youAsked')}</span>
         {turn.question}
       </p>
       <div className="turn-answer" aria-busy={!turn.answer && !turn.error}>
-        {text ? <div className="markdown" data-testid="assistant-answer" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} /> : !turn.error && <p className="muted">Thinking…</p>}
+        {text ? <div className="markdown" data-testid="assistant-answer" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} /> : !turn.error && <p className="muted">{t('assistant.thinking')}</p>}
         {turn.error && (
           <p className="notice error" role="alert">
             {turn.error}
@@ -32,10 +33,10 @@ export function AnswerView({ turn, spaceId }: { turn: Turn; spaceId: number }) {
         {turn.answer && (
           <>
             {turn.answer.sources.length > 0 && (
-              <ol className="sources" aria-label="Sources" data-testid="assistant-sources">
+              <ol className="sources" aria-label={t('assistant.sources')} data-testid="assistant-sources">
                 {turn.answer.sources.map((s) => (
                   <li key={`${s.sourceType}-${s.sourceId}`}>
-                    <Link to={sourceLink(s, spaceId)}>{s.title}</Link> <span className="muted">· {KIND[s.sourceType]} · relevance {Math.round(s.score * 100)}%</span>
+                    <Link to={sourceLink(s, spaceId)}>{s.title}</Link> <span className="muted">{t('assistant.sourceMeta', { kind: t(KIND[s.sourceType]), score: Math.round(s.score * 100) })}</span>
                   </li>
                 ))}
               </ol>

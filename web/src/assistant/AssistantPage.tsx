@@ -7,6 +7,7 @@ import { isOrganizationAdmin } from '../common/roles';
 import { AnswerView, type Turn } from './Answer';
 import { AssistantAdmin } from './AssistantAdmin';
 import { ask } from './ask';
+import { t } from '../i18n';
 import '../common/screens.css';
 import './assistant.css';
 
@@ -27,12 +28,12 @@ export function AssistantPage() {
     const question = input.value.trim();
     if (!question || busy) return;
     const id = Date.now();
-    const update = (patch: (t: Turn) => Partial<Turn>) => setTurns((list) => list.map((t) => (t.id === id ? { ...t, ...patch(t) } : t)));
+    const update = (patch: (turn: Turn) => Partial<Turn>) => setTurns((list) => list.map((turn) => (turn.id === id ? { ...turn, ...patch(turn) } : turn)));
     setTurns((list) => [...list, { id, question, text: '', answer: null, error: null }]);
     input.value = '';
     setBusy(true);
     try {
-      const answer = await ask({ question, spaceId, conversationId: conversation.current }, (piece) => update((t) => ({ text: t.text + piece })));
+      const answer = await ask({ question, spaceId, conversationId: conversation.current }, (piece) => update((turn) => ({ text: turn.text + piece })));
       conversation.current = answer.conversationId;
       update(() => ({ answer }));
     } catch (err) {
@@ -46,7 +47,7 @@ export function AssistantPage() {
   return (
     <div className="screen assistant">
       <header className="screen-header">
-        <h1>Assistant{space.data ? `: ${space.data.name}` : ''}</h1>
+        <h1>{space.data ? t('assistant.titleFor', { space: space.data.name }) : t('assistant.title')}</h1>
         {turns.length > 0 && (
           <button
             type="button"
@@ -56,23 +57,24 @@ export function AssistantPage() {
               setTurns([]);
             }}
           >
-            New conversation
+            {t('assistant.newConversation')}
           </button>
         )}
       </header>
       {organization && !enabled && (
         <p className="notice" data-testid="assistant-off">
-          The assistant is switched off for this organization.{admin ? ' Switch it on below.' : ' An organization admin can switch it on.'}
+          {t('assistant.off')}
+          {admin ? t('assistant.offAdmin') : t('assistant.offMember')}
         </p>
       )}
       <ol className="turns" aria-live="polite">
-        {turns.map((t) => (
-          <AnswerView key={t.id} turn={t} spaceId={spaceId} />
+        {turns.map((turn) => (
+          <AnswerView key={turn.id} turn={turn} spaceId={spaceId} />
         ))}
       </ol>
       {enabled && (
         <form className="ask-form" onSubmit={(e) => void submit(e)}>
-          <label htmlFor="question">Ask about the documents of this space</label>
+          <label htmlFor="question">{t('assistant.askLabel')}</label>
           <textarea
             id="question"
             name="question"
@@ -83,9 +85,9 @@ export function AssistantPage() {
           />
           <div className="row">
             <button className="primary" disabled={busy}>
-              Ask
+              {t('assistant.ask')}
             </button>
-            <span className="muted">Answers come only from what you can read; sources are listed under each answer.</span>
+            <span className="muted">{t('assistant.askHint')}</span>
           </div>
         </form>
       )}

@@ -1,5 +1,6 @@
 import { api, ApiError, call, type Schemas } from '../api/client';
 import { sseParser, type SseEvent } from './sse';
+import { t } from '../i18n';
 
 export type AiAnswer = Schemas['AiAnswer'];
 export type Source = AiAnswer['sources'][number];
@@ -55,4 +56,4 @@ export function sourceLink(source: Pick<Source, 'sourceType' | 'sourceId'>, spac
 
 /** The answer says which model wrote it; null means none did: the quoted passages themselves. */
 export const answeredBy = (model: string | null) =>
-  model ? `Answered by ${model}` : 'No language model is configured: these are the passages of your documents that match best, quoted as they are.';
+  model ? t('assistant.answeredBy', { model }) : t('assistant.noModel');
