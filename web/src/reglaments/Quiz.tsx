@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { useAction } from '../common/action';
 import { questionsQuery, reglamentKeys, type TestResult } from './queries';
-import { submission, toggle, unanswered, type Choices } from './quiz';
+import { submission, toggle, unanswered, verdict, type Choices } from './quiz';
 import { t, tn } from '../i18n';
 
 /**
@@ -67,7 +67,7 @@ export function Quiz({ reglamentId, spaceId }: { reglamentId: number; spaceId: n
       </div>
       {result && (
         <p className={`notice ${result.passed ? '' : 'error'}`} role="status" data-testid="quiz-result">
-          {t(result.passed ? 'quiz.passed' : 'quiz.notPassed', { correct: result.correct, total: result.total })}
+          {verdict(result)}
         </p>
       )}
     </form>

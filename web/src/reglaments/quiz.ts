@@ -1,3 +1,5 @@
+import { t } from '../i18n';
+
 /** A taker's choices: question id → the answer ids ticked. */
 export type Choices = ReadonlyMap<number, ReadonlySet<number>>;
 
@@ -32,6 +34,5 @@ export function submission(questions: readonly QuestionLike[], choices: Choices)
 export const unanswered = (questions: readonly QuestionLike[], choices: Choices) => questions.filter((q) => !(choices.get(q.id)?.size ?? 0)).length;
 
 export function verdict(result: { passed: boolean; correct: number; total: number }): string {
-  if (result.passed) return `Passed: ${result.correct} of ${result.total} answered right.`;
-  return `Not passed: ${result.correct} of ${result.total} answered right. Read the reglament again and retry the questions marked below.`;
+  return t(result.passed ? 'quiz.passed' : 'quiz.notPassed', { correct: result.correct, total: result.total });
 }
