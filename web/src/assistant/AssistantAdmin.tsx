@@ -4,6 +4,12 @@ import { api, ApiError, call } from '../api/client';
 import { keys } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import { ServerCheckbox } from '../common/ServerCheckbox';
+import { t, tn } from '../i18n';
+
+// Names and samples, the same in every language.
+const ANTHROPIC = 'Anthropic';
+const OLLAMA = 'Ollama';
+const BASE_URL_SAMPLE = 'https://api.openai.com/v1';
 
 const aiKeys = {
   settings: ['ai', 'llm-settings'] as const,
@@ -39,46 +45,46 @@ function ModelSettings() {
   }
   return (
     <section className="section" aria-labelledby="model-title">
-      <h2 id="model-title">Language model</h2>
+      <h2 id="model-title">{t('assistant.admin.model')}</h2>
       {error && <p role="alert">{error.message}</p>}
-      {settings === null && <p data-testid="assistant-no-model">No model is configured: answers quote the best-matching passages of the documents.</p>}
+      {settings === null && <p data-testid="assistant-no-model">{t('assistant.admin.noModel')}</p>}
       {settings && (
         <p data-testid="assistant-model-settings">
-          {settings.model} via {settings.provider} at {settings.baseUrl}
-          {settings.apiKeySet ? ` · key ending ${settings.apiKeyLast4 ?? '(short)'}` : ' · no key'}{' '}
+          {t('assistant.admin.modelVia', { model: settings.model, provider: settings.provider, url: settings.baseUrl })}
+          {settings.apiKeySet ? t('assistant.admin.keyEnding', { last4: settings.apiKeyLast4 ?? t('assistant.admin.keyShort') }) : t('assistant.admin.noKey')}{' '}
           <button type="button" className="small" onClick={() => void run(() => call(api.DELETE('/ai/llm-settings')), aiKeys.settings).catch(noop)}>
-            Remove
+            {t('assistant.admin.remove')}
           </button>
         </p>
       )}
       <details>
-        <summary>{settings ? 'Change the model' : 'Configure a model'}</summary>
+        <summary>{settings ? t('assistant.admin.change') : t('assistant.admin.configure')}</summary>
         <form className="settings-form" onSubmit={(e) => void save(e)} key={settings?.updatedAt ?? 'none'}>
           <label>
-            Provider
+            {t('assistant.admin.provider')}
             <select name="provider" defaultValue={settings?.provider ?? 'openai-compatible'}>
-              <option value="openai-compatible">OpenAI-compatible</option>
-              <option value="anthropic">Anthropic</option>
-              <option value="ollama">Ollama</option>
+              <option value="openai-compatible">{t('assistant.admin.openaiCompatible')}</option>
+              <option value="anthropic">{ANTHROPIC}</option>
+              <option value="ollama">{OLLAMA}</option>
             </select>
           </label>
           <label>
-            Base URL
-            <input name="baseUrl" type="url" required defaultValue={settings?.baseUrl ?? ''} placeholder="https://api.openai.com/v1" />
+            {t('assistant.admin.baseUrl')}
+            <input name="baseUrl" type="url" required defaultValue={settings?.baseUrl ?? ''} placeholder={BASE_URL_SAMPLE} />
           </label>
           <label>
-            API key
-            <input name="apiKey" type="password" autoComplete="off" placeholder={settings?.apiKeySet ? 'unchanged' : ''} />
+            {t('assistant.admin.apiKey')}
+            <input name="apiKey" type="password" autoComplete="off" placeholder={settings?.apiKeySet ? t('assistant.admin.unchanged') : ''} />
           </label>
           <label>
-            Model
+            {t('assistant.admin.modelName')}
             <input name="model" required defaultValue={settings?.model ?? ''} />
           </label>
           <label>
-            Temperature
+            {t('assistant.admin.temperature')}
             <input name="temperature" type="number" min={0} max={2} step={0.1} defaultValue={settings?.temperature ?? 0.2} />
           </label>
-          <button className="primary">Save model</button>
+          <button className="primary">{t('assistant.admin.save')}</button>
         </form>
       </details>
     </section>
@@ -104,18 +110,19 @@ function Indexing({ spaceId }: { spaceId: number }) {
   const start = () => void run(() => call(api.POST('/ai/indexing-jobs', { body: { spaceId } }))).then((j) => setJobId(j.id), noop);
   return (
     <section className="section" aria-labelledby="index-title">
-      <h2 id="index-title">Index</h2>
+      <h2 id="index-title">{t('assistant.admin.index')}</h2>
       <p>
-        {unindexed.data ? `${unindexed.data.count} document${unindexed.data.count === 1 ? '' : 's'} of this space not indexed yet.` : 'Checking the index…'}{' '}
+        {unindexed.data ? tn('assistant.admin.unindexed', unindexed.data.count) : t('assistant.admin.checking')}{' '}
         <button type="button" onClick={start} disabled={running}>
-          Index this space
+          {t('assistant.admin.indexSpace')}
         </button>
       </p>
       {job.data && (
         <p role="status" data-testid="indexing-status">
-          {job.data.status === 'succeeded' ? 'Indexed' : job.data.status === 'failed' ? `Indexing failed: ${job.data.error ?? 'unknown error'}` : 'Indexing'} · {job.data.processed} of {job.data.total}
-          {job.data.failed > 0 ? ` · ${job.data.failed} failed` : ''}
-          {running && <progress max={Math.max(1, job.data.total)} value={job.data.processed} aria-label="Indexing progress" />}
+          {job.data.status === 'succeeded' ? t('assistant.admin.indexed') : job.data.status === 'failed' ? t('assistant.admin.indexFailed', { error: job.data.error ?? t('assistant.admin.unknownError') }) : t('assistant.admin.indexing')}
+          {t('assistant.admin.progress', { processed: job.data.processed, total: job.data.total })}
+          {job.data.failed > 0 ? t('assistant.admin.failedCount', { count: job.data.failed }) : ''}
+          {running && <progress max={Math.max(1, job.data.total)} value={job.data.processed} aria-label={t('assistant.admin.progressLabel')} />}
         </p>
       )}
     </section>
@@ -128,9 +135,9 @@ export function AssistantAdmin({ spaceId, aiEnabled }: { spaceId: number; aiEnab
   const setEnabled = (value: boolean) => run(() => call(api.PATCH('/user/organization/ai-enabled', { body: { aiEnabled: value } })), keys.organization);
   return (
     <section className="assistant-admin" aria-labelledby="assistant-admin-title">
-      <h2 id="assistant-admin-title">Assistant settings (organization admins)</h2>
+      <h2 id="assistant-admin-title">{t('assistant.admin.title')}</h2>
       <ServerCheckbox checked={aiEnabled} onChange={setEnabled}>
-        The assistant is on for this organization
+        {t('assistant.admin.switch')}
       </ServerCheckbox>
       {aiEnabled && (
         <>
