@@ -1,3 +1,5 @@
+import { t } from '../i18n';
+
 export type Interval = 'day' | 'week' | 'month';
 export const INTERVALS: readonly Interval[] = ['day', 'week', 'month'];
 
@@ -38,9 +40,9 @@ export const rangeToSearch = (r: Range) => new URLSearchParams({ from: r.from, t
 export function rangeProblem(r: Range): string | null {
   const from = parseDay(r.from);
   const to = parseDay(r.to);
-  if (!from || !to) return 'Pick both dates.';
-  if (from > to) return 'The start date is after the end date.';
-  if ((to.getTime() - from.getTime()) / DAY_MS + 1 > MAX_DAYS) return 'A range spans at most ten years.';
+  if (!from || !to) return t('range.problem.bothDates');
+  if (from > to) return t('range.problem.order');
+  if ((to.getTime() - from.getTime()) / DAY_MS + 1 > MAX_DAYS) return t('range.problem.tooLong');
   return null;
 }
 

@@ -707,6 +707,12 @@ export const en = {
   "assistant.admin.progressLabel": "Indexing progress",
   "assistant.admin.title": "Assistant settings (organization admins)",
   "assistant.admin.switch": "The assistant is on for this organization",
+  "range.problem.bothDates": "Pick both dates.",
+  "range.problem.order": "The start date is after the end date.",
+  "range.problem.tooLong": "A range spans at most ten years.",
+  "webhooks.error.notEventType": "\"{type}\" is not an event type (task.created) or family (task.*)",
+  "webhooks.error.noEvent": "choose at least one event",
+  "webhooks.error.tooMany": "at most 100 event types",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -709,4 +709,10 @@ export const ru: Record<MessageKey, string> = {
   "assistant.admin.progressLabel": "Ход индексации",
   "assistant.admin.title": "Настройки ассистента (администраторы организации)",
   "assistant.admin.switch": "Ассистент включён для этой организации",
+  "range.problem.bothDates": "Укажите обе даты.",
+  "range.problem.order": "Дата начала позже даты окончания.",
+  "range.problem.tooLong": "Период не может быть длиннее десяти лет.",
+  "webhooks.error.notEventType": "«{type}» — не тип события (task.created) и не семейство (task.*)",
+  "webhooks.error.noEvent": "выберите хотя бы одно событие",
+  "webhooks.error.tooMany": "не больше 100 типов событий",
 };

@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import type { Member, Schemas } from '../api/client';
 
 export type OrgRole = Member['role'];
@@ -63,10 +64,10 @@ export function eventsOf(choice: EventChoice): { events: string[] } | { error: s
   if (choice.all) return { events: ['*'] };
   const typed = choice.other.split(/[\s,]+/).filter(Boolean);
   const wrong = typed.find((e) => !EVENT_PATTERN.test(e));
-  if (wrong) return { error: `"${wrong}" is not an event type (task.created) or family (task.*)` };
+  if (wrong) return { error: t('webhooks.error.notEventType', { type: wrong }) };
   const events = [...new Set([...choice.families.map((f) => `${f}.*`), ...typed])];
-  if (events.length === 0) return { error: 'choose at least one event' };
-  if (events.length > 100) return { error: 'at most 100 event types' };
+  if (events.length === 0) return { error: t('webhooks.error.noEvent') };
+  if (events.length > 100) return { error: t('webhooks.error.tooMany') };
   return { events };
 }
 
