@@ -5,6 +5,7 @@ import { keys, meQuery } from '../api/queries';
 import { useAction, noop } from '../common/action';
 import { setTheme, themeChoice, type ThemeChoice } from '../common/theme';
 import { language, setLanguage, t, type Language } from '../i18n';
+import { NotificationEmailSection } from './NotificationEmailSection';
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
 
@@ -50,6 +51,7 @@ export function ProfilePanel() {
           <option value="dark">{t('profile.theme.dark')}</option>
         </select>
       </label>
+      <NotificationEmailSection />
     </section>
   );
 }

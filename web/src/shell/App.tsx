@@ -10,6 +10,8 @@ import { AcceptInvitePage } from '../invite/AcceptInvitePage';
 import { SearchPage } from '../search/SearchPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { knowledgeRoutes, publicRoute } from './knowledgeRoutes';
+import { ForgotPasswordPage } from '../password/ForgotPasswordPage';
+import { ResetPasswordPage } from '../password/ResetPasswordPage';
 
 function Routed() {
   const { signedIn } = useSession();
@@ -19,6 +21,8 @@ function Routed() {
         <Route path="/login" element={<AuthPage />} />
         <Route path="/auth/oidc/callback" element={<SingleSignOnCallback />} />
         <Route path="/invite/:token" element={<AcceptInvitePage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
         {publicRoute}
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Routes>
@@ -27,6 +31,8 @@ function Routed() {
   return (
     <Routes>
       <Route path="/login" element={<Navigate to="/" replace />} />
+      {/* The emailed link works signed in too (the reset signs every session out). */}
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       {publicRoute}
       <Route
         element={

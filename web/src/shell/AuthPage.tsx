@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { api, call } from '../api/client';
 import { errorText } from '../common/toast';
 import { useSession } from './session';
@@ -103,6 +104,11 @@ export function AuthPage({ inviteToken, intro, onSignedIn }: { inviteToken?: str
                 {mode === 'up' ? t('auth.createAccount') : t('auth.signIn')}
               </button>
             </form>
+            {mode === 'in' && !inviteToken && (
+              <p>
+                <Link to="/forgot-password">{t('passwordReset.forgotLink')}</Link>
+              </p>
+            )}
           </>
         )}
       </div>
