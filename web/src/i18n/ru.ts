@@ -283,7 +283,7 @@ export const ru: Record<MessageKey, string> = {
   'passwordReset.sendLink': "Отправить ссылку",
   'passwordReset.sent': "Если для этого адреса есть учётная запись, мы отправили на него ссылку. Ссылка одноразовая и действует недолго.",
   'passwordReset.backToSignIn': "Вернуться ко входу",
-  'passwordReset.resetTitle': "Новый пароль",
+  'passwordReset.resetTitle': "Задайте новый пароль",
   'passwordReset.claimTitle': "Задайте пароль",
   'passwordReset.newPassword': "Новый пароль",
   'passwordReset.show': "Показать пароль",
