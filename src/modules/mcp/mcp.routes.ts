@@ -61,7 +61,8 @@ export default async function mcpRoutes(app: App): Promise<void> {
     response: {
       200: S.McpStream,
       202: Type.Null({ description: 'a notification or response accepted' }),
-      400: JsonRpcError,
+      // The transport's own refusals are JSON-RPC; a body the route's schema refuses is a problem document.
+      400: { description: 'a message the transport or the schema refused', content: { 'application/json': { schema: JsonRpcError }, 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
       // A problem document for an unknown route's 404 would never come here; the transport's own is JSON-RPC.
       404: { description: 'the session is unknown (ended, expired, or the server restarted): start a new one with initialize', content: { 'application/json': { schema: JsonRpcError }, 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
     },

@@ -1,4 +1,4 @@
-import { t } from '../i18n';
+import { t } from '../i18n/index.js';
 
 export type Interval = 'day' | 'week' | 'month';
 export const INTERVALS: readonly Interval[] = ['day', 'week', 'month'];

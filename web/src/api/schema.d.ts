@@ -42796,7 +42796,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description a message the transport or the schema refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -42811,6 +42811,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description no credential, or an unknown, expired or revoked one */
@@ -42912,7 +42913,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description a message the transport or the schema refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -42927,6 +42928,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description no credential, or an unknown, expired or revoked one */
@@ -43052,7 +43054,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description a JSON-RPC error (404: the session is unknown, start a new one with initialize) */
+            /** @description a message the transport or the schema refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -43067,6 +43069,7 @@ export interface operations {
                         };
                         id: null;
                     };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description no credential, or an unknown, expired or revoked one */

@@ -1,5 +1,5 @@
-import { en, type MessageKey } from './en';
-import { ru } from './ru';
+import { en, type MessageKey } from './en.js';
+import { ru } from './ru.js';
 
 /**
  * The client's two languages. A hand-written catalogue and t() rather than i18next: the strings are

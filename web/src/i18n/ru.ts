@@ -1,4 +1,4 @@
-import type { MessageKey } from './en';
+import type { MessageKey } from './en.js';
 
 /** Russian («регламент», not «регулирование»): every key of en.ts (i18n.test.ts checks). */
 export const ru: Record<MessageKey, string> = {
