@@ -180,5 +180,6 @@ export function useFreshInstance(name: string): TestKit {
       await client.end();
     });
   }
-  return useTestApp(() => (second ? { databaseUrl: second, skipMigrations: false } : {}));
+  // On PGlite a data directory name of its own: the files of a worker otherwise share one database.
+  return useTestApp(() => (second ? { databaseUrl: second, skipMigrations: false } : { dataDir: `memory://fresh-${name}` }));
 }
