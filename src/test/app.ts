@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, queryRows, type Database } from '../db/client.js';
@@ -81,6 +82,35 @@ async function embeddedDatabase(config: Config, image: string): Promise<Database
     return database;
   });
   return workerDatabase;
+}
+
+/**
+ * A database of the file's own, for a test that needs one without other files' rows (a restore into
+ * an empty instance, a queue that any instance on the database would drain): on PostgreSQL the
+ * database `<suite's>_<name>` beside the suite's, emptied here and migrated by the app; on PGlite an
+ * in-memory one. Hand the answer to useTestApp as its overrides.
+ */
+export function ownDatabase(name: string): () => Partial<Config> {
+  const url = process.env.DATABASE_URL;
+  let own: string | null = null;
+  if (url) {
+    beforeAll(async () => {
+      const target = new URL(url);
+      target.pathname = `${target.pathname}_${name}`;
+      own = target.toString();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${target.pathname.slice(1)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err;
+      });
+      await admin.end();
+      const client = new pg.Client({ connectionString: own });
+      await client.connect();
+      await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+      await client.end();
+    });
+  }
+  return () => (own ? { databaseUrl: own, skipMigrations: false } : { dataDir: `memory://${name}` });
 }
 
 /**

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { EmailConfig } from '../../config.js';
 import { runJob } from '../../platform/jobs.js';
-import { useTestApp, type TestKit } from '../../test/app.js';
+import { ownDatabase, useTestApp, type TestKit } from '../../test/app.js';
 import { TestSmtp } from '../../test/smtp.js';
 import { EMAIL_JOB } from './email.outbox.js';
 
@@ -21,33 +20,6 @@ export function emailConfig(url: string, over: Partial<EmailConfig> = {}): Email
     concurrency: 4,
     ...over,
   };
-}
-
-/**
- * On PostgreSQL, an empty database of this file's own beside the suite's (migrated by the app); on
- * PGlite, an in-memory database of its own (files of one worker may otherwise share one).
- */
-function ownDatabase(name: string): () => { databaseUrl?: string; skipMigrations?: boolean; dataDir?: string } {
-  const url = process.env.DATABASE_URL;
-  let own: string | null = null;
-  if (url) {
-    beforeAll(async () => {
-      const target = new URL(url);
-      target.pathname = `${target.pathname}_email_${name}`;
-      own = target.toString();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create database ${target.pathname.slice(1)}`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err;
-      });
-      await admin.end();
-      const client = new pg.Client({ connectionString: own });
-      await client.connect();
-      await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
-      await client.end();
-    });
-  }
-  return () => (own ? { databaseUrl: own, skipMigrations: false } : { dataDir: `memory://email-${name}` });
 }
 
 export interface EmailKit {
@@ -69,7 +41,7 @@ export function useEmailTestApp(name: string, over: Partial<EmailConfig> = {}, o
   if (!options.showVerifications) smtp.hidden = (mail) => /^(Confirm your email address|Подтвердите адрес)/.test(mail.subject ?? '');
   beforeAll(async () => void (await smtp.start()));
   afterAll(() => smtp.stop());
-  const own = ownDatabase(name);
+  const own = ownDatabase(`email_${name}`);
   const t = useTestApp(() => ({ email: emailConfig(smtp.url, over), publicUrl: 'https://board.example.test', ...own() }));
   return {
     t,

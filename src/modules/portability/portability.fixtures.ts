@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { beforeAll } from 'vitest';
-import { useTestApp, type TestKit, type TestUser } from '../../test/app.js';
+import { ownDatabase, useTestApp, type TestKit, type TestUser } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
 import { docsFactories } from '../docs/docs.fixtures.js';
 import { multipart, PNG, sendFile } from '../files/files.fixtures.js';
@@ -154,32 +152,7 @@ export function uploadArchive(t: TestKit, user: TestUser | null, archive: Buffer
   return t.as(user).request('POST', '/organization/imports', body.payload, body.headers);
 }
 
-/**
- * A second, empty instance for the same test file: another embedded database, or on PostgreSQL a
- * database of its own beside the suite's, named after `name` (made and emptied here, then migrated
- * by the app).
- */
+/** A second, empty instance for the same test file (a database of its own, named after `name`). */
 export function useFreshInstance(name: string): TestKit {
-  const url = process.env.DATABASE_URL;
-  let second: string | null = null;
-  if (url) {
-    beforeAll(async () => {
-      const target = new URL(url);
-      // One database per test file: files run side by side.
-      target.pathname = `${target.pathname}_${name}`;
-      second = target.toString();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create database ${target.pathname.slice(1)}`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err;
-      });
-      await admin.end();
-      const client = new pg.Client({ connectionString: second });
-      await client.connect();
-      await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
-      await client.end();
-    });
-  }
-  // On PGlite a data directory name of its own: the files of a worker otherwise share one database.
-  return useTestApp(() => (second ? { databaseUrl: second, skipMigrations: false } : { dataDir: `memory://fresh-${name}` }));
+  return useTestApp(ownDatabase(`fresh_${name}`));
 }
