@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema/email.js';
@@ -88,15 +88,17 @@ export class EmailSender {
   }
 
   private async round(): Promise<number> {
-    const claims = await this.queue.claim(this.app.database.db, this.app.config.email.concurrency);
-    await Promise.all(claims.map((c) => this.sendOne(c)));
+    const db = this.app.database.db;
+    const claims = await this.queue.claim(db, this.app.config.email.concurrency);
+    if (claims.length === 0) return 0;
+    // The claimed messages in one read, not one per message.
+    const rows = new Map((await db.select().from(emailOutbox).where(inArray(emailOutbox.id, claims.map((c) => c.id)))).map((r) => [r.id, r]));
+    await Promise.all(claims.map((c) => rows.has(c.id) && this.sendOne(c, rows.get(c.id)!)));
     return claims.length;
   }
 
-  private async sendOne(claim: Claim): Promise<void> {
+  private async sendOne(claim: Claim, row: typeof emailOutbox.$inferSelect): Promise<void> {
     const db = this.app.database.db;
-    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, claim.id));
-    if (!row) return;
     const result = await this.transport.send({
       messageId: row.messageId,
       to: row.toAddress,

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -21,6 +21,29 @@ export async function connect(base: string, token: string, name = 'Test Agent', 
   });
   await client.connect(transport);
   return { client, transport };
+}
+
+/**
+ * The file's app on a port of 127.0.0.1 (`base`, once its beforeAll ran) and SDK clients connected to
+ * it, closed after the file's tests.
+ */
+export function useMcpServer(kit: TestKit) {
+  const clients: Client[] = [];
+  const server = {
+    base: '',
+    async connect(token: string, name = 'Test Agent') {
+      const connected = await connect(server.base, token, name);
+      clients.push(connected.client);
+      return connected;
+    },
+  };
+  beforeAll(async () => {
+    server.base = await kit.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  });
+  return server;
 }
 
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,25 +8,16 @@ import { buildApp } from '../../app.js';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { commonCases } from '../../test/common-cases.js';
 import { factories } from '../../test/factories.js';
-import { apiToken, call, connect, ok, refused } from './mcp.fixtures.js';
+import { apiToken, call, connect, ok, refused, useMcpServer } from './mcp.fixtures.js';
 
 const kit = useTestApp();
 const f = factories(kit);
-let base = '';
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  base = await kit.app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => {})));
-});
+const mcp = useMcpServer(kit);
 
 async function agent(scope: 'read' | 'read-write' = 'read-write', name = 'Test Agent') {
   const board = await f.board(2);
   const token = await apiToken(kit, board.owner, scope);
-  const { client, transport } = await connect(base, token, name);
-  clients.push(client);
+  const { client, transport } = await mcp.connect(token, name);
   return { ...board, token, client, transport };
 }
 
@@ -62,10 +53,10 @@ describe('MCP endpoint', () => {
   });
 
   it('answers 401 with WWW-Authenticate naming the protected-resource metadata, which is served', async () => {
-    const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const res = await fetch(`${mcp.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${kit.config.publicUrl}/.well-known/oauth-protected-resource"`);
-    const bad = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: 'Bearer wmt_nonsense', 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${mcp.base}/mcp`, { method: 'POST', headers: { authorization: 'Bearer wmt_nonsense', 'content-type': 'application/json' }, body: '{}' });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
     const meta = await kit.as(null).get('/.well-known/oauth-protected-resource');
@@ -77,13 +68,13 @@ describe('MCP endpoint', () => {
     const { token } = await agent();
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'evil', version: '1' } } });
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const evil = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: init });
+    const evil = await fetch(`${mcp.base}/mcp`, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: init });
     expect(evil.status).toBe(403);
     expect(await evil.json()).toMatchObject({ code: 'FORBIDDEN', detail: 'Origin https://evil.example is not allowed' });
     expect(evil.headers.get('mcp-session-id')).toBeNull();
     const rebound = await kit.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, host: 'evil.example' }, payload: init });
     expectProblem(rebound, 403, 'FORBIDDEN');
-    const own = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, origin: kit.config.publicUrl }, body: init });
+    const own = await fetch(`${mcp.base}/mcp`, { method: 'POST', headers: { ...headers, origin: kit.config.publicUrl }, body: init });
     expect(own.status).toBe(200);
     expect(own.headers.get('mcp-session-id')).toBeTruthy();
   });
@@ -91,7 +82,7 @@ describe('MCP endpoint', () => {
   it('tells a client whose session is gone (a restart) to start a new session', async () => {
     const { token } = await agent();
     const client = new Client({ name: 'Resumer', version: '1' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    const transport = new StreamableHTTPClientTransport(new URL(`${mcp.base}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
       sessionId: '00000000-0000-4000-8000-000000000000',
     });
@@ -123,14 +114,14 @@ describe('MCP endpoint', () => {
   it('does not let another credential use a session, nor a request without one use the endpoint beyond initialize', async () => {
     const { transport } = await agent();
     const other = await agent();
-    const res = await fetch(`${base}/mcp`, {
+    const res = await fetch(`${mcp.base}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${other.token}`, 'mcp-session-id': transport.sessionId!, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 } });
-    const none = await fetch(`${base}/mcp`, {
+    const none = await fetch(`${mcp.base}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),

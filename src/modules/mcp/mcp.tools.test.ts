@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useTestApp, type TestUser } from '../../test/app.js';
 import { factories } from '../../test/factories.js';
@@ -8,19 +7,11 @@ import { runJob } from '../../platform/jobs.js';
 import { INDEXING_JOB } from '../ai/index/indexing.worker.js';
 import { AI_TEST_CONFIG } from '../ai/ai.fixtures.js';
 import { eventually } from '../events/realtime.fixtures.js';
-import { apiToken, call, connect, ok, refused } from './mcp.fixtures.js';
+import { apiToken, call, ok, refused, useMcpServer } from './mcp.fixtures.js';
 
 const kit = useTestApp(AI_TEST_CONFIG);
 const f = factories(kit);
-let base = '';
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  base = await kit.app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => {})));
-});
+const mcp = useMcpServer(kit);
 
 type Brief = { id: number; title: string; status: string; column: { id: number; name: string }; assignees: { id: number; name: string }[]; labels: { id: number; name: string }[] };
 
@@ -36,8 +27,7 @@ async function team(clientName = 'Claude Desktop') {
   const adam = await member(owner, space.id, 'Adam Smith');
   const label = (await kit.as(owner).post('/labels', { name: 'bug', color: '#ff0000' })).json() as { id: number };
   const token = await apiToken(kit, owner);
-  const { client } = await connect(base, token, clientName);
-  clients.push(client);
+  const { client } = await mcp.connect(token, clientName);
   return { owner, space, project, todo, doing, done, ada, adam, label, token, client };
 }
 
@@ -119,8 +109,7 @@ describe('read tools', () => {
 
     // Assigning Ada notifies her: her own agent sees it.
     expect((await kit.as(w.owner).post(`/tasks/${task.id}/assignees`, { userId: w.ada.id })).statusCode).toBe(201);
-    const adaAgent = await connect(base, await apiToken(kit, w.ada), 'Ada agent');
-    clients.push(adaAgent.client);
+    const adaAgent = await mcp.connect(await apiToken(kit, w.ada), 'Ada agent');
     const notes = await eventually(async () => {
       const n = await ok<{ notifications: { taskId: number }[]; total: number }>(adaAgent.client, 'my_notifications', {});
       expect(n.total).toBeGreaterThan(0);
@@ -224,8 +213,7 @@ describe('write tools', () => {
     const w = await team();
     const reader = await f.spaceMember(w.owner, w.space.id, 'reader');
     const task = await f.task(w.owner, w.todo.id, { name: 'Owner task' });
-    const agent = await connect(base, await apiToken(kit, reader), 'Reader agent');
-    clients.push(agent.client);
+    const agent = await mcp.connect(await apiToken(kit, reader), 'Reader agent');
     await refused(agent.client, 'create_task', { project: 'Backend', title: 'Sneaky' }, 'FORBIDDEN');
     await refused(agent.client, 'update_task', { taskId: task.id, status: 'done' }, 'FORBIDDEN');
     await refused(agent.client, 'move_task', { taskId: task.id, column: 'Done' }, 'FORBIDDEN');

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
-import { errorText } from '../common/toast';
+import { FormError, useSubmit } from '../common/submit';
+import { AuthCard } from '../shell/AuthCard';
 import { t } from '../i18n';
 
 /**
@@ -15,57 +16,43 @@ export function ResetPasswordPage() {
   const claim = params.get('claim') === '1';
   const [shown, setShown] = useState(false);
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get('password'));
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await call(api.POST('/auth/password-reset/confirm', { body: { token, password } }));
       setDone(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const title = claim ? t('passwordReset.claimTitle') : t('passwordReset.resetTitle');
   return (
-    <main className="auth">
-      <div className="auth-card">
-        <h1 className="brand">Workboard</h1>
-        <h2>{title}</h2>
-        {!token ? (
-          <p role="alert">{t('passwordReset.noToken')}</p>
-        ) : done ? (
-          <p role="status">{t('passwordReset.done')}</p>
-        ) : (
-          <form onSubmit={submit} aria-label={title}>
-            <label>
-              {t('passwordReset.newPassword')}
-              <input name="password" type={shown ? 'text' : 'password'} required minLength={8} maxLength={200} autoComplete="new-password" />
-            </label>
-            <label className="checkbox">
-              <input type="checkbox" checked={shown} onChange={(e) => setShown(e.target.checked)} /> {t('passwordReset.show')}
-            </label>
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <button className="primary" disabled={busy}>
-              {t('passwordReset.save')}
-            </button>
-          </form>
-        )}
-        <p>
-          {done ? <Link to="/login">{t('passwordReset.signIn')}</Link> : <Link to="/forgot-password">{t('passwordReset.askAgain')}</Link>}
-        </p>
-      </div>
-    </main>
+    <AuthCard>
+      <h2>{title}</h2>
+      {!token ? (
+        <p role="alert">{t('passwordReset.noToken')}</p>
+      ) : done ? (
+        <p role="status">{t('passwordReset.done')}</p>
+      ) : (
+        <form onSubmit={submit} aria-label={title}>
+          <label>
+            {t('passwordReset.newPassword')}
+            <input name="password" type={shown ? 'text' : 'password'} required minLength={8} maxLength={200} autoComplete="new-password" />
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" checked={shown} onChange={(e) => setShown(e.target.checked)} /> {t('passwordReset.show')}
+          </label>
+          <FormError error={error} />
+          <button className="primary" disabled={busy}>
+            {t('passwordReset.save')}
+          </button>
+        </form>
+      )}
+      <p>
+        {done ? <Link to="/login">{t('passwordReset.signIn')}</Link> : <Link to="/forgot-password">{t('passwordReset.askAgain')}</Link>}
+      </p>
+    </AuthCard>
   );
 }

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { api, call } from '../api/client';
-import { errorText } from '../common/toast';
+import { FormError, useSubmit } from '../common/submit';
 import { t } from '../i18n';
 
 /**
@@ -9,21 +9,12 @@ import { t } from '../i18n';
  * a few wrong codes end it; then the password is asked again (`onRestart`).
  */
 export function TwoFactorPrompt({ challenge, onSession, onRestart }: { challenge: string; onSession: (session: string) => void; onRestart: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmit();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const code = String(new FormData(event.currentTarget).get('code')).trim();
-    setBusy(true);
-    setError(null);
-    try {
-      onSession((await call(api.POST('/auth/login/two-factor', { body: { challenge, code } }))).session);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => onSession((await call(api.POST('/auth/login/two-factor', { body: { challenge, code } }))).session));
   }
 
   return (
@@ -32,11 +23,7 @@ export function TwoFactorPrompt({ challenge, onSession, onRestart }: { challenge
         {t('tfp.label')}
         <input name="code" required autoFocus autoComplete="one-time-code" inputMode="text" minLength={6} maxLength={40} />
       </label>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <button className="primary" disabled={busy}>
         {t('tfp.verify')}
       </button>
