@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from './columns.js';
 import { organizations } from './organizations.js';
 import { users } from './users.js';
@@ -71,6 +71,10 @@ export const notificationEmailSettings = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     sentThrough: ref('sent_through').notNull().default(0),
     lastSentAt: ts('last_sent_at'),
+    // Mentions go out at once even when the rest waits for a digest; `mentions_sent_through` is the
+    // last mention already mailed that way, so the digest leaves it out.
+    mentionsImmediately: boolean('mentions_immediately').notNull().default(false),
+    mentionsSentThrough: ref('mentions_sent_through').notNull().default(0),
     updatedAt: updatedAt(),
   },
   (t) => [

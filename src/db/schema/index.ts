@@ -31,3 +31,4 @@ export * from './two-factor.js';
 export * from './oidc.js';
 export * from './passkeys.js';
 export * from './email.js';
+export * from './invitations.js';

@@ -116,6 +116,7 @@ export const CATALOGUE: Record<string, Classification> = {
   passkey_challenges: { export: false, reason: 'secret', why: 'WebAuthn challenges in flight' },
   password_reset_tokens: { export: false, reason: 'secret', why: 'hashes of emailed password-reset and account-claim links' },
   email_verifications: { export: false, reason: 'secret', why: 'hashes of emailed address-verification links' },
+  space_invitations: { export: false, reason: 'secret', why: 'hashes of emailed invitation links; an open invitation is sent again from the new instance if still wanted' },
   notification_email_settings: { export: false, reason: 'instance', why: 'a user’s own notification email setting (an account’s, not an organization’s)' },
   email_outbox: { export: false, reason: 'job', why: 'this service’s outgoing mail, sent or waiting' },
   oidc_identities: { export: false, reason: 'instance', why: 'which single sign-on subject signs in to an account: bound to this service’s identity provider' },
