@@ -32,3 +32,4 @@ export * from './oidc.js';
 export * from './passkeys.js';
 export * from './email.js';
 export * from './invitations.js';
+export * from './oauth.js';
