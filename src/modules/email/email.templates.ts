@@ -111,7 +111,68 @@ const verify: Record<LanguageCode, (d: VerifyEmailData) => Parameters<typeof lay
   }),
 };
 
+export interface SpaceInvitationData {
+  inviter: string;
+  space: string;
+  organization: string;
+  role: 'editor' | 'member' | 'reader';
+  url: string;
+  days: number;
+}
+
+const ROLE_WORDS: Record<LanguageCode, Record<SpaceInvitationData['role'], string>> = {
+  en: { editor: 'an editor', member: 'a member', reader: 'a reader' },
+  ru: { editor: 'редактор', member: 'участник', reader: 'читатель' },
+};
+
+const invitation: Record<LanguageCode, (d: SpaceInvitationData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `${d.inviter} invited you to “${d.space}” in ${PRODUCT_NAME}`,
+    greeting: 'Hello,',
+    paragraphs: [
+      `${d.inviter} invited you to the space “${d.space}” of “${d.organization}” in ${PRODUCT_NAME}, as ${ROLE_WORDS.en[d.role]}.`,
+      `Accept to join: sign in with this address, or create an account in a minute. The link works for ${d.days} days; if you do not know why you got it, ignore this message.`,
+    ],
+    action: { label: 'Accept the invitation', url: d.url },
+  }),
+  ru: (d) => ({
+    subject: `${d.inviter} приглашает вас в «${d.space}» в ${PRODUCT_NAME}`,
+    greeting: 'Здравствуйте!',
+    paragraphs: [
+      `${d.inviter} приглашает вас в пространство «${d.space}» организации «${d.organization}» в ${PRODUCT_NAME}, роль: ${ROLE_WORDS.ru[d.role]}.`,
+      `Чтобы присоединиться, войдите с этим адресом или создайте учётную запись — это минута. Ссылка действует ${d.days} дней; если вы не ждали приглашения, просто проигнорируйте это письмо.`,
+    ],
+    action: { label: 'Принять приглашение', url: d.url },
+  }),
+};
+
+export interface EmailChangedData {
+  name: string;
+  newEmail: string;
+}
+
+const emailChanged: Record<LanguageCode, (d: EmailChangedData) => Parameters<typeof layout>[0]> = {
+  en: (d) => ({
+    subject: `The email address of your ${PRODUCT_NAME} account was changed`,
+    greeting: `Hello ${d.name},`,
+    paragraphs: [
+      `The email address of your ${PRODUCT_NAME} account was just changed from this one to ${d.newEmail}. Messages now go there, and you sign in with it.`,
+      'If this was not you, tell your administrator at once: someone may have your password.',
+    ],
+  }),
+  ru: (d) => ({
+    subject: `Адрес почты учётной записи ${PRODUCT_NAME} изменён`,
+    greeting: `Здравствуйте, ${d.name}!`,
+    paragraphs: [
+      `Адрес почты вашей учётной записи ${PRODUCT_NAME} только что изменён с этого на ${d.newEmail}. Письма теперь приходят туда, и входить нужно с ним.`,
+      'Если это были не вы, сразу сообщите администратору: возможно, кто-то знает ваш пароль.',
+    ],
+  }),
+};
+
 export const templates = {
+  spaceInvitation: (lang: LanguageCode, d: SpaceInvitationData, publicUrl: string): Rendered => layout(invitation[lang](d), publicUrl),
+  emailChanged: (lang: LanguageCode, d: EmailChangedData, publicUrl: string): Rendered => layout(emailChanged[lang](d), publicUrl),
   verifyEmail: (lang: LanguageCode, d: VerifyEmailData, publicUrl: string): Rendered => layout(verify[lang](d), publicUrl),
   accountClaim: (lang: LanguageCode, d: AccountClaimData, publicUrl: string): Rendered => layout(claim[lang](d), publicUrl),
   passwordReset: (lang: LanguageCode, d: PasswordResetData, publicUrl: string): Rendered => layout(reset[lang](d), publicUrl),

@@ -11,6 +11,7 @@ import { canReadSpace } from './spaces.policy.js';
 import { joinByInviteOnRegister } from './members/invite-links.service.js';
 import memberRoutes from './members/members.routes.js';
 import groupRoutes from './groups/groups.routes.js';
+import invitationRoutes from './invitations/invitations.routes.js';
 import settingsRoutes from './settings/settings.routes.js';
 
 const tags = ['Spaces'];
@@ -82,5 +83,6 @@ export default async function spaceRoutes(app: App): Promise<void> {
 
   await memberRoutes(app);
   await groupRoutes(app);
+  await invitationRoutes(app);
   await settingsRoutes(app);
 }

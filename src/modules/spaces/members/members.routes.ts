@@ -6,6 +6,7 @@ import { SpaceParams } from '../spaces.schemas.js';
 import * as S from './members.schemas.js';
 import * as members from './members.service.js';
 import * as links from './invite-links.service.js';
+import * as invitations from '../invitations/invitations.service.js';
 
 const tags = ['Space members'];
 
@@ -28,14 +29,15 @@ export default async function memberRoutes(app: App): Promise<void> {
         tags,
         summary:
           'Share the space: organization users (by userIds, or by emails of organization members) are added at once with the role; ' +
-          'members already in the space keep their role. No mail is sent (there is no mail server): other emails come back in ' +
-          '`emailed` for the caller to pass on the space invite link, which this call leaves unchanged.',
+          'members already in the space keep their role. Other emails come back in `emailed`: when the service sends email (SMTP_URL), ' +
+          'each of them is invited by email with the role (editor, member or reader: 400 for admin), see /spaces/{spaceId}/invitations; ' +
+          'without email nothing is sent, and the caller passes on the space invite link, which this call leaves unchanged.',
         params: SpaceParams,
         body: S.ShareBody,
         response: { 201: S.ShareResult },
       },
     },
-    async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => members.shareSpace(ctx, request.params.spaceId, request.body))),
+    async (request, reply) => reply.code(201).send(await write(app, request, (ctx) => invitations.shareAndInvite(ctx, app, request.params.spaceId, request.body))),
   );
 
   app.delete(

@@ -109,9 +109,10 @@ async function organizationUsersByEmail(db: Queryable, organizationId: number, e
 }
 
 /**
- * Shares a space: organization users (by id or by email) are added at once with the role. There is
- * no mail server, so other addresses are not mailed: they come back in `emailed` for the caller to
- * pass on the space's invite link, which this call leaves as it is.
+ * Shares a space: organization users (by id or by email) are added at once with the role. Other
+ * addresses are not mailed here: they come back in `emailed` (the share route invites them by email
+ * when email is on, invitations.service; else the caller passes on the space's invite link, which
+ * this call leaves as it is).
  */
 export async function shareSpace(
   ctx: Ctx,
