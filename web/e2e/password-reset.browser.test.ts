@@ -82,7 +82,7 @@ describe.runIf(CHROMIUM)('Password reset and email notifications', () => {
     const signedIn = await t.as(null).post('/auth/login', { email: user.email, password: NEW_PASSWORD });
     const session = (signedIn.json() as { session: string }).session;
     const setting = () => t.as(null).get('/user/notification-email', { 'service-session': session });
-    expect((await setting()).json()).toEqual({ mode: 'daily', hour: 18, timeZone: 'Europe/Berlin' });
+    expect((await setting()).json()).toEqual({ mode: 'daily', hour: 18, timeZone: 'Europe/Berlin', mentionsImmediately: false });
 
     // Changed to immediately: hour and zone leave the form, the mode is saved.
     await section.getByRole('combobox', { name: /^Send/ }).selectOption('immediate');
@@ -92,6 +92,7 @@ describe.runIf(CHROMIUM)('Password reset and email notifications', () => {
       mode: 'immediate',
       hour: 18,
       timeZone: 'Europe/Berlin',
+      mentionsImmediately: false,
     });
     await context.close();
   }, 120_000);

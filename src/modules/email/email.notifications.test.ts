@@ -28,9 +28,9 @@ async function board(user: TestUser) {
   return { project, a, b };
 }
 
-async function notify(user: TestUser, text: string, taskId: number | null, projectId: number | null) {
+async function notify(user: TestUser, text: string, taskId: number | null, projectId: number | null, type = 'mention') {
   await t.sql(sql`insert into notifications (organization_id, user_id, type, text, task_id, project_id, dedup_key)
-                  values (${user.organizationId}, ${user.id}, 'mention', ${text}, ${taskId}, ${projectId}, ${`test-${Math.random()}`})`);
+                  values (${user.organizationId}, ${user.id}, ${type}, ${text}, ${taskId}, ${projectId}, ${`test-${Math.random()}`})`);
 }
 
 /** A user whose address is verified (the verification flow itself: email.verification.test.ts). */
@@ -45,10 +45,10 @@ const setting = (user: TestUser, body: Record<string, unknown>) => t.as(user).pu
 describe('notification emails', () => {
   it('defaults to a daily digest at 08:00 UTC, changed with PUT', async () => {
     const user = await verifiedUser();
-    expect((await t.as(user).get('/user/notification-email')).json()).toEqual({ mode: 'daily', hour: 8, timeZone: 'UTC' });
+    expect((await t.as(user).get('/user/notification-email')).json()).toEqual({ mode: 'daily', hour: 8, timeZone: 'UTC', mentionsImmediately: false });
     const res = await setting(user, { mode: 'hourly', hour: 18, timeZone: 'Europe/Moscow' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ mode: 'hourly', hour: 18, timeZone: 'Europe/Moscow' });
+    expect(res.json()).toEqual({ mode: 'hourly', hour: 18, timeZone: 'Europe/Moscow', mentionsImmediately: false });
     expect((await t.as(user).get('/user/notification-email')).json()).toEqual(res.json());
   });
 
@@ -57,7 +57,7 @@ describe('notification emails', () => {
     for (const body of [{ mode: 'weekly', hour: 8, timeZone: 'UTC' }, { mode: 'daily', hour: 24, timeZone: 'UTC' }, { mode: 'daily', hour: 8, timeZone: 'Mars/Olympus' }, {}]) {
       expectProblem(await setting(user, body), 400, 'VALIDATION_FAILED');
     }
-    expect((await t.as(user).get('/user/notification-email')).json()).toEqual({ mode: 'daily', hour: 8, timeZone: 'UTC' });
+    expect((await t.as(user).get('/user/notification-email')).json()).toEqual({ mode: 'daily', hour: 8, timeZone: 'UTC', mentionsImmediately: false });
   });
 
   commonCases(t, 'GET /user/notification-email', { method: 'GET', setup: async (kit) => ({ url: '/user/notification-email', owner: await kit.org() }) });
@@ -168,5 +168,39 @@ describe('notification emails', () => {
     await sendNotificationEmails(t.app, hoursLater(new Date(), 2));
     await send();
     expect(smtp.to(user.email)).toHaveLength(1);
+  });
+
+  it('mentions immediately: a mention goes at once beside a daily digest, which then leaves it out', async () => {
+    const user = await verifiedUser();
+    const { project, a } = await board(user);
+    // Older clients leave the option out: it stays as it is.
+    expect((await setting(user, { mode: 'daily', hour: 9, timeZone: 'UTC' })).json().mentionsImmediately).toBe(false);
+    const res = await setting(user, { mode: 'daily', hour: 9, timeZone: 'UTC', mentionsImmediately: true });
+    expect(res.json()).toEqual({ mode: 'daily', hour: 9, timeZone: 'UTC', mentionsImmediately: true });
+    expect((await setting(user, { mode: 'daily', hour: 9, timeZone: 'UTC' })).json().mentionsImmediately).toBe(true);
+    await notify(user, 'a comment', a.id, project.id, 'message.created');
+    await notify(user, 'You were mentioned in “Write <the> spec”', a.id, project.id, 'message.mention');
+    // 07:00 UTC: no digest is due, the mention goes alone.
+    await sendNotificationEmails(t.app, today(7));
+    await send();
+    expect(smtp.to(user.email).map((m) => m.subject)).toEqual(['You were mentioned in “Write <the> spec”']);
+    await sendNotificationEmails(t.app, today(7, 30));
+    await send();
+    expect(smtp.to(user.email)).toHaveLength(1);
+    // 09:00 UTC: the digest has the comment, not the mention again.
+    await sendNotificationEmails(t.app, today(9, 5));
+    await send();
+    const digest = smtp.to(user.email)[1]!;
+    expect(digest.subject).toBe('a comment');
+    expect(digest.text).not.toContain('mentioned');
+  });
+
+  it('mentions immediately does nothing while notification emails are off', async () => {
+    const user = await verifiedUser();
+    await setting(user, { mode: 'off', hour: 8, timeZone: 'UTC', mentionsImmediately: true });
+    await notify(user, 'You were mentioned', null, null, 'message.mention');
+    await sendNotificationEmails(t.app, new Date());
+    await send();
+    expect(smtp.to(user.email)).toEqual([]);
   });
 });

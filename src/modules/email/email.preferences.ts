@@ -3,18 +3,18 @@ import type { Queryable } from '../../db/client.js';
 import { notificationEmailSettings } from '../../db/schema/email.js';
 import type { Ctx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import type { NotificationEmailDto } from './email.schemas.js';
+import type { NotificationEmailDto, NotificationEmailInput } from './email.schemas.js';
 
-const DEFAULT: NotificationEmailDto = { mode: 'daily', hour: 8, timeZone: 'UTC' };
+const DEFAULT: NotificationEmailDto = { mode: 'daily', hour: 8, timeZone: 'UTC', mentionsImmediately: false };
 const ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
 export async function loadNotificationEmail(db: Queryable, userId: number): Promise<NotificationEmailDto> {
   const [row] = await db.select().from(notificationEmailSettings).where(eq(notificationEmailSettings.userId, userId));
-  return row ? { mode: row.mode, hour: row.hour, timeZone: row.timeZone } : DEFAULT;
+  return row ? { mode: row.mode, hour: row.hour, timeZone: row.timeZone, mentionsImmediately: row.mentionsImmediately } : DEFAULT;
 }
 
 /** The caller's own setting: nobody else's is reachable, so there is no other policy than being signed in. */
-export async function setNotificationEmail(ctx: Ctx, input: NotificationEmailDto): Promise<NotificationEmailDto> {
+export async function setNotificationEmail(ctx: Ctx, input: NotificationEmailInput): Promise<NotificationEmailDto> {
   if (!ZONES.has(input.timeZone)) {
     throw new AppError('VALIDATION_FAILED', 'timeZone must be an IANA time zone', [{ path: '/timeZone', message: 'is not a known time zone' }]);
   }

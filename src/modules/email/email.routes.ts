@@ -5,7 +5,7 @@ import type { App } from '../../platform/types.js';
 import { registerNotificationEmails } from './email.notifications.js';
 import { startEmail } from './email.outbox.js';
 import { loadNotificationEmail, setNotificationEmail, turnNotificationEmailOff } from './email.preferences.js';
-import { NotificationEmailSchema, UnsubscribeQuery, VerifyEmailBody } from './email.schemas.js';
+import { NotificationEmailBody, NotificationEmailSchema, UnsubscribeQuery, VerifyEmailBody } from './email.schemas.js';
 import { confirmEmailVerification, issueEmailVerification } from './email.verification.js';
 import { joinHooks } from '../auth/auth.hooks.js';
 import { userOfUnsubscribeToken } from './email.unsubscribe.js';
@@ -30,7 +30,14 @@ export default async function emailRoutes(app: App): Promise<void> {
 
   app.put(
     '/user/notification-email',
-    { schema: { tags, summary: 'Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone)', body: NotificationEmailSchema, response: { 200: NotificationEmailSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone), and whether mentions go at once beside a digest',
+        body: NotificationEmailBody,
+        response: { 200: NotificationEmailSchema },
+      },
+    },
     (request) => write(app, request, (ctx) => setNotificationEmail(ctx, request.body)),
   );
 

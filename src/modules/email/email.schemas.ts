@@ -11,10 +11,22 @@ export const NotificationEmailSchema = Type.Object(
     }),
     hour: Type.Integer({ minimum: 0, maximum: 23, description: 'the local hour of the daily digest' }),
     timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, e.g. Europe/Berlin' }),
+    mentionsImmediately: Type.Boolean({
+      description: 'mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added)',
+    }),
   },
   { $id: 'NotificationEmail' },
 );
 export type NotificationEmailDto = Static<typeof NotificationEmailSchema>;
+
+/** The request form: `mentionsImmediately` may be left out (older clients), which keeps it as it is. */
+export const NotificationEmailBody = Type.Object({
+  mode: NotificationEmailSchema.properties.mode,
+  hour: NotificationEmailSchema.properties.hour,
+  timeZone: NotificationEmailSchema.properties.timeZone,
+  mentionsImmediately: Type.Optional(NotificationEmailSchema.properties.mentionsImmediately),
+});
+export type NotificationEmailInput = Static<typeof NotificationEmailBody>;
 
 export const UnsubscribeQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the signed token of the List-Unsubscribe URL' }) });
 
