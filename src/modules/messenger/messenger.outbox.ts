@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { RecordedEvent, TransactionalListener } from '../../platform/events.js';
 import { Drain } from '../../platform/jobs.js';
+import { DurableQueue, type Claim } from '../../platform/queue.js';
 import { PROJECT_EVENT_TYPES } from './messenger.schemas.js';
 import { notificationText, projectEventText, type NotificationFacts } from './messenger.texts.js';
 import { TelegramError, type TelegramClient } from './telegram.client.js';
@@ -119,23 +120,30 @@ async function projectRows(db: Queryable, events: RecordedEvent[], publicUrl: st
 
 // ---- the sender ----
 
-const CLAIM_SECONDS = 60;
-const MAX_ATTEMPTS = 10;
 const BATCH = 20;
+
+/**
+ * The outbox on the shared queue (platform/queue.ts): a claim leases a row for a minute, so an
+ * instance that dies mid-send leaves it to be taken again then; a failure waits 2^attempt seconds,
+ * and the tenth is the last.
+ */
+const queue = new DurableQueue(
+  { table: 'messenger_outbox', clearDue: false, updatedAt: null },
+  { leaseMs: 60_000, retrySchedule: (attempt) => (attempt >= 10 ? undefined : Math.min(3600, 2 ** attempt) * 1000) },
+);
+
+// Only a chat's oldest pending message is due: a chat's messages keep their order, and a chat
+// waiting out a 429 holds only itself back.
+const oldestOfItsChat = sql`not exists (select 1 from messenger_outbox e
+  where e.chat_id = messenger_outbox.chat_id and e.status = 'pending' and e.id < messenger_outbox.id)`;
 
 interface Claimed {
   id: number;
   chatId: number;
   text: string;
-  attempts: number;
-  userId: number | null;
 }
 
-/**
- * Sends what is due, the oldest pending message of each chat at a time (so a chat's messages keep
- * their order, and a chat waiting out a 429 holds only itself back). A claim pushes the row's next
- * attempt a minute ahead; an instance that dies mid-send leaves it to be taken again then.
- */
+/** Sends what is due, the oldest pending message of each chat at a time. */
 export class OutboxSender {
   private readonly drainer = new Drain(() => this.round());
 
@@ -154,33 +162,28 @@ export class OutboxSender {
 
   private async round(): Promise<number> {
     const db = this.app.database.db;
-    const claimed = await queryRows<Claimed>(
+    const claims = await queue.claim(db, BATCH, oldestOfItsChat);
+    if (claims.length === 0) return 0;
+    const rows = await queryRows<Claimed>(
       db,
-      sql`update messenger_outbox set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = attempts + 1
-          where id in (
-            select o.id from messenger_outbox o
-            where o.status = 'pending' and o.next_attempt_at <= now()
-              and not exists (select 1 from messenger_outbox e where e.chat_id = o.chat_id and e.status = 'pending' and e.id < o.id)
-            order by o.id limit ${BATCH} for update skip locked)
-            and status = 'pending' and next_attempt_at <= now()
-          returning id, chat_id as "chatId", text, attempts, user_id as "userId"`,
+      sql`select id, chat_id as "chatId", text from messenger_outbox where id = any(${idArray(claims.map((c) => c.id))})`,
     );
-    await Promise.all(claimed.map((m) => this.send(m)));
-    return claimed.length;
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    await Promise.all(claims.map((c) => byId.has(c.id) && this.send(c, byId.get(c.id)!)));
+    return claims.length;
   }
 
-  private async send(m: Claimed): Promise<void> {
+  private async send(claim: Claim, m: Claimed): Promise<void> {
     const db = this.app.database.db;
     try {
       const sent = await this.client.sendMessage(Number(m.chatId), m.text);
-      await db.execute(sql`update messenger_outbox set status = 'sent', sent_message_id = ${sent.message_id}, sent_at = now(), last_error = null where id = ${m.id}`);
+      await queue.succeed(db, claim, sql`, sent_message_id = ${sent.message_id}, sent_at = now()`);
       return;
     } catch (err) {
       const e = err instanceof TelegramError ? err : new TelegramError(0, (err as Error).message, null);
       if (e.status === 429) {
         // Telegram says when: wait that long, and it does not count as a failed attempt.
-        const wait = Math.max(1, e.retryAfterSec ?? 1);
-        await db.execute(sql`update messenger_outbox set attempts = attempts - 1, next_attempt_at = now() + make_interval(secs => ${wait}), last_error = ${e.message} where id = ${m.id}`);
+        await queue.release(db, claim, Math.max(1, e.retryAfterSec ?? 1) * 1000, e.message);
         return;
       }
       if (e.status === 403) {
@@ -191,14 +194,8 @@ export class OutboxSender {
         await db.execute(sql`update project_messenger_integrations set status = 'inactive', updated_at = now() where chat_id = ${m.chatId} and status = 'active'`);
         return;
       }
-      const permanent = e.status === 400 || e.status === 404 || m.attempts >= MAX_ATTEMPTS;
-      if (permanent) this.app.log.warn({ chatId: m.chatId, outboxId: m.id, error: e.message }, 'messenger: message given up');
-      const backoff = Math.min(3600, 2 ** m.attempts);
-      await db.execute(
-        permanent
-          ? sql`update messenger_outbox set status = 'failed', last_error = ${e.message} where id = ${m.id}`
-          : sql`update messenger_outbox set next_attempt_at = now() + make_interval(secs => ${backoff}), last_error = ${e.message} where id = ${m.id}`,
-      );
+      const outcome = await queue.fail(db, claim, e.message, e.status !== 400 && e.status !== 404);
+      if (outcome === 'failed') this.app.log.warn({ chatId: m.chatId, outboxId: m.id, error: e.message }, 'messenger: message given up');
     }
   }
 }
