@@ -7,6 +7,7 @@ import { receiveFile, withUpload } from '../files/files.service.js';
 import {
   BirthDateBody,
   CodeHostLinkBody,
+  EmailBody,
   JobTitleBody,
   LanguageBody,
   MessengerLinkBody,
@@ -17,6 +18,7 @@ import {
   UserSchema,
 } from './users.schemas.js';
 import * as users from './users.service.js';
+import { changeEmail, checkPasswordForEmailChange } from './users.email.js';
 
 const tags = ['Profile'];
 const ok = { 200: UserSchema };
@@ -82,6 +84,23 @@ export default async function userRoutes(app: App): Promise<void> {
     async (request) => {
       const prepared = await read(app, request, (ctx) => users.preparePasswordChange(ctx, request.body, app.config.passwordHashCost));
       return write(app, request, (ctx) => users.changePassword(ctx, prepared));
+    },
+  );
+
+  app.patch(
+    '/user/email',
+    {
+      schema: {
+        tags,
+        summary:
+          'Change email address (requires the current password; 409 EMAIL_TAKEN): the new address is unverified and is sent a verification link, the old one a note of the change',
+        body: EmailBody,
+        response: ok,
+      },
+    },
+    async (request) => {
+      const checkedHash = await read(app, request, (ctx) => checkPasswordForEmailChange(ctx, request.body.password));
+      return write(app, request, (ctx) => changeEmail(ctx, app, { email: request.body.email, checkedHash }));
     },
   );
 }

@@ -46,4 +46,8 @@ export const PasswordBody = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
   newPassword: Type.String({ minLength: 8, maxLength: 200 }),
 });
+export const EmailBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 320, description: 'the new address: unverified until its emailed link is followed' }),
+  password: Type.String({ minLength: 1, maxLength: 200, description: 'the current password' }),
+});
 export const PasswordResult = Type.Object({ revokedSessions: Type.Integer({ description: 'other sessions revoked' }) });
