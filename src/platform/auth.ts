@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.js';
 import { AppError } from './errors.js';
-import { API_TOKEN_PREFIX, sha256 } from './crypto.js';
+import { API_TOKEN_PREFIX, SESSION_PREFIX, sha256 } from './crypto.js';
 import type { ReadCache } from './read-cache.js';
 import { tooManyAttempts, type AuthGuard } from './brute-force.js';
 
@@ -26,6 +26,11 @@ export interface Actor {
   readOnly?: true;
   /** The MCP client the user acts through (its initialize name): history says "via" it. */
   via?: string;
+  /**
+   * An OAuth access token (src/modules/oauth): the grant it came from, the resource it was issued
+   * for (its audience) and its scopes. Such a token is accepted only on routes marked `oauthResource`.
+   */
+  oauth?: { grantId: string; clientId: string; audience: string[]; scopes: string[] };
 }
 
 declare module 'fastify' {
@@ -41,6 +46,8 @@ declare module 'fastify' {
     twoFactorEnrolment?: boolean;
     /** A read-only token may call this non-GET route: it checks each action itself (the MCP endpoint). */
     readOnlyCredential?: boolean;
+    /** An OAuth access token is accepted here (the MCP endpoint, which checks its audience and scopes); elsewhere it is unknown. */
+    oauthResource?: boolean;
   }
 }
 
@@ -62,7 +69,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const TOUCH_INTERVAL_MS = 60_000;
 
 interface CredentialRow extends Record<string, unknown> {
-  kind: 'session' | 'token';
+  kind: 'session' | 'token' | 'oauth';
   id: number;
   user_id: number;
   organization_id: number | null;
@@ -73,6 +80,9 @@ interface CredentialRow extends Record<string, unknown> {
   deleted_at: Date | string | null;
   must_enrol: boolean | null;
   scope: string | null;
+  grant_id?: string;
+  client_id?: string;
+  audience?: unknown;
 }
 
 // The organization requires two-factor sign-in, the user has not enrolled (an authenticator app, or
@@ -82,7 +92,24 @@ const mustEnrol = (organization: ReturnType<typeof sql>, user: ReturnType<typeof
   and not exists (select 1 from passkeys p where p.user_id = ${user})
   and not exists (select 1 from oidc_identities i where i.user_id = ${user})) as must_enrol`;
 
-async function lookup(db: Db, credential: string, hash: string): Promise<CredentialRow | undefined> {
+// An OAuth access token (stored by its hash, as the authorization server's adapter keeps every
+// token) counts while it is unexpired and its grant exists: revoking the app deletes the grant.
+// `last_used_at` is the grant's, which Connected apps shows.
+const oauthLookup = (hash: string) => sql`
+  select 'oauth' as kind, 0 as id, t.user_id, t.organization_id, g.last_used_at, t.expires_at, m.role, m.active, m.deleted_at,
+         t.payload->>'scope' as scope, t.grant_id, t.payload->>'clientId' as client_id, t.payload->'aud' as audience,
+         ${mustEnrol(sql`o`, sql`t.user_id`)}
+  from oauth_records t
+  join oauth_records g on g.model = 'Grant' and g.id = t.grant_id and (g.expires_at is null or g.expires_at > now())
+  left join organization_members m on m.organization_id = t.organization_id and m.user_id = t.user_id
+  left join organizations o on o.id = t.organization_id
+  where t.model = 'AccessToken' and t.id = ${hash} and t.expires_at > now()`;
+
+async function lookup(db: Db, credential: string, hash: string, oauth: boolean): Promise<CredentialRow | undefined> {
+  // Sessions and API tokens carry their prefix; anything else can only be an OAuth access token, and only where one is accepted.
+  if (oauth && !credential.startsWith(API_TOKEN_PREFIX) && !credential.startsWith(SESSION_PREFIX)) {
+    return (await queryRows<CredentialRow>(db, oauthLookup(hash)))[0];
+  }
   const rows = credential.startsWith(API_TOKEN_PREFIX)
     ? await queryRows<CredentialRow>(db, sql`
         select 'token' as kind, t.id, t.user_id, t.organization_id, t.last_used_at, t.expires_at, m.role, m.active, m.deleted_at, t.scope,
@@ -103,9 +130,13 @@ async function lookup(db: Db, credential: string, hash: string): Promise<Credent
 }
 
 async function touch(db: Db, row: CredentialRow, sessionTtlDays: number): Promise<void> {
-  const table = row.kind === 'session' ? sql`sessions` : sql`api_tokens`;
-  const expiry = row.kind === 'session' ? sql`, expires_at = now() + make_interval(days => ${sessionTtlDays})` : sql``;
-  await db.execute(sql`update ${table} set last_used_at = now() ${expiry} where id = ${row.id}`);
+  if (row.kind === 'oauth') {
+    await db.execute(sql`update oauth_records set last_used_at = now() where model = 'Grant' and id = ${row.grant_id}`);
+  } else {
+    const table = row.kind === 'session' ? sql`sessions` : sql`api_tokens`;
+    const expiry = row.kind === 'session' ? sql`, expires_at = now() + make_interval(days => ${sessionTtlDays})` : sql``;
+    await db.execute(sql`update ${table} set last_used_at = now() ${expiry} where id = ${row.id}`);
+  }
   await db.execute(sql`
     insert into user_activity_days (organization_id, user_id, day)
     values (${row.organization_id}, ${row.user_id}, (now() at time zone 'utc')::date) on conflict do nothing`);
@@ -120,13 +151,20 @@ async function touch(db: Db, row: CredentialRow, sessionTtlDays: number): Promis
  * revocation, a role change, a removal), so revocation stays immediate. `beforeLookup` runs when
  * the database must be asked, and may refuse by throwing.
  */
-export async function resolveActor(db: Db, credential: string, sessionTtlDays: number, cache?: ReadCache, beforeLookup?: () => void): Promise<Actor> {
+export async function resolveActor(
+  db: Db,
+  credential: string,
+  sessionTtlDays: number,
+  cache?: ReadCache,
+  beforeLookup?: () => void,
+  options: { oauth?: boolean } = {},
+): Promise<Actor> {
   const hash = sha256(credential);
   const cached = cache?.credential(hash);
   if (cached) return cached;
   beforeLookup?.();
   const begin = cache?.begin() ?? null;
-  const row = await lookup(db, credential, hash);
+  const row = await lookup(db, credential, hash, options.oauth === true);
   if (!row) throw new AppError('UNAUTHENTICATED', 'the credential is unknown, expired or revoked');
   if (!row.organization_id || !row.role || !row.active || row.deleted_at) {
     // Deactivated or removed members lose access at once, whatever credential they hold.
@@ -142,6 +180,14 @@ export async function resolveActor(db: Db, credential: string, sessionTtlDays: n
     tokenId: row.kind === 'token' ? Number(row.id) : null,
   };
   if (row.must_enrol) actor.twoFactorEnrolmentRequired = true;
+  if (row.kind === 'oauth') {
+    const scopes = (row.scope ?? '').split(' ').filter(Boolean);
+    const audience = Array.isArray(row.audience) ? row.audience.map(String) : typeof row.audience === 'string' ? [row.audience] : [];
+    actor.oauth = { grantId: row.grant_id!, clientId: row.client_id ?? '', audience, scopes };
+    if (!scopes.includes('tasks:write')) actor.readOnly = true;
+    // Not kept in the cache: the authorization server rotates and revokes tokens without telling it.
+    return actor;
+  }
   if (row.scope === 'read') actor.readOnly = true;
   cache?.keepCredential(hash, begin, actor, row.expires_at ? new Date(row.expires_at).getTime() : null);
   return actor;
@@ -176,10 +222,17 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessionTtlD
         admit();
         throw new AppError('UNAUTHENTICATED', 'a credential is required: Service-Session or Authorization: Bearer');
       }
-      request.actor = await resolveActor(db, credential, sessionTtlDays, cache, () => {
-        admit();
-        leave = guard.enter(ip);
-      });
+      request.actor = await resolveActor(
+        db,
+        credential,
+        sessionTtlDays,
+        cache,
+        () => {
+          admit();
+          leave = guard.enter(ip);
+        },
+        { oauth: request.routeOptions.config.oauthResource === true },
+      );
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 401) throw error;
       // The lookup is over: counted as a failure from here on, not as one under way too.

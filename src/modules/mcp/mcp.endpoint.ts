@@ -26,15 +26,19 @@ export function mcpEndpoint(app: App): (request: FastifyRequest, reply: FastifyR
   // Open event streams would hold the shutdown's drain: they end first.
   app.addHook('preClose', async () => sessions.closeAll());
   let server: Promise<typeof import('./mcp.server.js')> | null = null;
+  const resource = `${app.config.publicUrl}/mcp`;
 
   return async (request, reply) => {
     const refusal = rebindingRefusal(app.config, request.headers.host, request.headers.origin);
     if (refusal) throw new AppError('FORBIDDEN', refusal);
     const actor = actorOf(request);
+    // RFC 8707: an OAuth token issued for another resource is no credential here.
+    if (actor.oauth && !actor.oauth.audience.includes(resource)) throw new AppError('UNAUTHENTICATED', 'this access token was issued for another resource');
     if (!(await mcpEnabledFor(app.database.db, actor.organizationId))) {
       throw new AppError('MCP_DISABLED', 'an administrator has turned AI agent access (MCP) off for this organization');
     }
-    const credentialHash = sha256(credentialOf(request)!);
+    // A session belongs to the credential that opened it; for OAuth, to the grant, since its access tokens change at every refresh.
+    const credentialHash = actor.oauth ? `oauth:${actor.oauth.grantId}` : sha256(credentialOf(request)!);
     const sessionId = request.headers['mcp-session-id'];
     let session: McpSession | null;
     if (typeof sessionId === 'string') {
@@ -49,7 +53,7 @@ export function mcpEndpoint(app: App): (request: FastifyRequest, reply: FastifyR
       return rpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
     }
     // The SDK hands this to every tool as extra.authInfo: the tools act as this actor, and no one else.
-    Object.assign(request.raw, { auth: { token: '', clientId: 'mcp', scopes: actor.readOnly ? ['read'] : ['read', 'write'], extra: { actor } } });
+    Object.assign(request.raw, { auth: { token: '', clientId: 'mcp', scopes: actor.oauth?.scopes ?? (actor.readOnly ? ['read'] : ['read', 'write']), extra: { actor } } });
     // A hijacked reply sends none of the headers set so far (CORS, rate limit, request id): the transport's answer carries them.
     reply.header('x-request-id', request.id);
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);

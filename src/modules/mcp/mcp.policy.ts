@@ -7,12 +7,21 @@ export function authorizeSwitchChange(actor: Actor): void {
   if (actor.orgRole !== 'owner' && actor.orgRole !== 'admin') throw forbidden('organization admin role required');
 }
 
+/** What a tool, resource or prompt needs of its credential: the OAuth scopes of the protected-resource metadata. */
+export type McpScope = 'tasks:read' | 'tasks:write' | 'docs:read';
+
 /**
- * Write tools need a token that may write. The service functions below then apply the user's own
- * role as the HTTP routes do: an agent never does what its user cannot.
+ * An OAuth token may use what its scopes name: tasks:read the task tools, resources and prompts,
+ * docs:read the documentation, reglaments and the assistant, tasks:write the write tools. A personal
+ * API token has every scope, or, created `read`, every read one. The service functions called next
+ * then apply the user's own role as the HTTP routes do: an agent never does what its user cannot.
  */
-export function requireWriteScope(actor: Actor): void {
-  if (actor.readOnly) throw new AppError('TOKEN_READ_ONLY', 'this token has the read scope: write tools are refused');
+export function requireScope(actor: Actor, scope: McpScope): void {
+  if (actor.oauth) {
+    if (!actor.oauth.scopes.includes(scope)) throw new AppError('INSUFFICIENT_SCOPE', `this token was not granted the ${scope} scope: connect the app again and allow it`);
+    return;
+  }
+  if (scope === 'tasks:write' && actor.readOnly) throw new AppError('TOKEN_READ_ONLY', 'this token has the read scope: write tools are refused');
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);

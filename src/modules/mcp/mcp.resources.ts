@@ -10,13 +10,16 @@ import { getPage } from '../docs/pages.service.js';
 import { getReglament } from '../reglaments/reglaments.service.js';
 import { Directory } from './mcp.presenter.js';
 import { actorOf, type ToolEnv, type ToolExtra } from './tools/tool.js';
+import { requireScope, type McpScope } from './mcp.policy.js';
 
 const TASK_URI = /^workboard:\/\/task\/(\d+)$/;
 
 /** Resource reads go through the same services as the HTTP reads; a refusal is a JSON-RPC error naming the code. */
-async function readResource<T>(env: ToolEnv, extra: ToolExtra, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
+async function readResource<T>(env: ToolEnv, extra: ToolExtra, scope: McpScope, fn: (ctx: Ctx) => Promise<T>): Promise<T> {
   try {
-    return await readAs(env.app, actorOf(env, extra), fn);
+    const actor = actorOf(env, extra);
+    requireScope(actor, scope);
+    return await readAs(env.app, actor, fn);
   } catch (err) {
     if (err instanceof AppError) throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`);
     throw err;
@@ -32,14 +35,14 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     new ResourceTemplate('workboard://task/{id}', { list: undefined }),
     { title: 'Task', description: 'A task (JSON); subscribe to hear of its changes', mimeType: 'application/json' },
     (uri, vars, extra) =>
-      readResource(env, extra, async (ctx) => json(uri, await new Directory(ctx, env.app.config.publicUrl).task(await getTask(ctx, idOf(vars.id))))),
+      readResource(env, extra, 'tasks:read', async (ctx) => json(uri, await new Directory(ctx, env.app.config.publicUrl).task(await getTask(ctx, idOf(vars.id))))),
   );
   server.registerResource(
     'page',
     new ResourceTemplate('workboard://page/{id}', { list: undefined }),
     { title: 'Documentation page', description: 'A documentation page as stored (HTML or Markdown)', mimeType: 'text/html' },
     (uri, vars, extra) =>
-      readResource(env, extra, async (ctx) => {
+      readResource(env, extra, 'docs:read', async (ctx) => {
         const page = await getPage(ctx, { publicUrl: env.app.config.publicUrl }, idOf(vars.id));
         return { contents: [{ uri: uri.href, mimeType: 'text/html', text: page.content }] };
       }),
@@ -49,7 +52,7 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     new ResourceTemplate('workboard://reglament/{id}', { list: undefined }),
     { title: 'Reglament', description: 'A reglament as stored (HTML or Markdown)', mimeType: 'text/html' },
     (uri, vars, extra) =>
-      readResource(env, extra, async (ctx) => {
+      readResource(env, extra, 'docs:read', async (ctx) => {
         const { reglament } = await getReglament(ctx, idOf(vars.id));
         return { contents: [{ uri: uri.href, mimeType: 'text/html', text: reglament.content }] };
       }),
@@ -74,7 +77,7 @@ export function registerSubscriptions(server: McpServer, env: ToolEnv, credentia
   server.server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const m = TASK_URI.exec(request.params.uri);
     if (!m) throw new McpError(ErrorCode.InvalidParams, 'only tasks (workboard://task/{id}) can be subscribed to');
-    const task = await readResource(env, extra, (ctx) => getTask(ctx, Number(m[1])));
+    const task = await readResource(env, extra, 'tasks:read', (ctx) => getTask(ctx, Number(m[1])));
     const actor = actorOf(env, extra);
     taskIds.add(task.id);
     if (!sub) {

@@ -42,7 +42,8 @@ export default async function mcpRoutes(app: App): Promise<void> {
     },
     async () => ({
       resource: `${app.config.publicUrl}/mcp`,
-      authorization_servers: [],
+      // The service's own authorization server (src/modules/oauth), which needs SECRETS_KEY for its keys.
+      authorization_servers: app.config.mcpEnabled && app.secrets.available ? [app.config.publicUrl] : [],
       bearer_methods_supported: ['header'],
       scopes_supported: ['tasks:read', 'tasks:write', 'docs:read'],
       resource_name: 'Workboard MCP',
@@ -55,7 +56,8 @@ export default async function mcpRoutes(app: App): Promise<void> {
   const routeSchema = (summary: string, body: boolean) => ({
     tags,
     summary,
-    description: 'The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.',
+    description:
+      'The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token or an OAuth access token issued for this resource; the agent acts as its user.',
     headers: S.McpHeaders,
     ...(body ? { body: S.JsonRpcBody } : {}),
     response: {
@@ -72,7 +74,7 @@ export default async function mcpRoutes(app: App): Promise<void> {
     if (reply.statusCode !== 401) return;
     reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadata}"${credentialOf(request) ? ', error="invalid_token"' : ''}`);
   };
-  const config = { readOnlyCredential: true };
+  const config = { readOnlyCredential: true, oauthResource: true };
   app.post('/mcp', { config, onSend, schema: routeSchema('MCP: send a JSON-RPC message (initialize starts a session)', true) }, handle);
   app.get('/mcp', { config, onSend, schema: routeSchema('MCP: open the session’s event stream (server-sent events)', false) }, handle);
   app.delete('/mcp', { config, onSend, schema: routeSchema('MCP: end the session', false) }, handle);

@@ -38,7 +38,7 @@ export function registerKnowledgeTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Search documentation', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'docs:read', async (ctx) => {
         const words = args.query.toLowerCase().split(/\s+/).filter(Boolean);
         const pages: { id: number; spaceId: number; title: string; uri: string }[] = [];
         // The same tree the documentation sidebar reads, space by space, as far as the user may.
@@ -67,7 +67,7 @@ export function registerKnowledgeTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Get a page', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'docs:read', async (ctx) => {
         const page = await getPage(ctx, { publicUrl: env.app.config.publicUrl }, args.pageId);
         const { text, truncated } = clip(page.content, CONTENT_CHARS);
         return { id: page.id, spaceId: page.spaceId, title: page.name, content: text, truncated, updatedAt: page.updatedAt, version: page.version };
@@ -93,7 +93,7 @@ export function registerKnowledgeTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Get a reglament', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'docs:read', async (ctx) => {
         const { reglament: r } = await getReglament(ctx, args.reglamentId);
         const { text, truncated } = clip(r.content, CONTENT_CHARS);
         return { id: r.id, title: r.name, content: text, truncated, draft: r.draft, mandatory: r.mandatory, passedByMe: r.passedByMe, updatedAt: r.updatedAt };
@@ -118,7 +118,7 @@ export function registerKnowledgeTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Ask the assistant', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'docs:read', async (ctx) => {
         const deps = {
           secrets: env.app.secrets,
           http: { allowedHosts: allowedHostsOf(env.app.config), timeoutMs: env.app.config.aiTimeoutMs, maxRetryAfterMs: env.app.config.aiMaxRetryAfterMs },
@@ -148,7 +148,7 @@ export function registerKnowledgeTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'My notifications', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const { items, total } = await listNotifications(ctx, { archived: false, ...(args.unreadOnly ? { read: false } : {}), limit: args.limit, offset: args.offset });
         return {
           notifications: items.map((n) => ({ id: n.id, type: n.type, text: n.text, taskId: n.taskId, projectId: n.projectId, read: n.read, at: n.createdAt })),

@@ -65,7 +65,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Search tasks', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const project = args.project !== undefined ? await resolveProject(ctx, args.project) : undefined;
         const stageId = args.column !== undefined ? (project ? resolveColumn(project, args.column).id : columnWithoutProject()) : undefined;
         const assigneeId = args.assignee !== undefined ? await resolvePerson(ctx, args.assignee, project?.spaceId) : undefined;
@@ -115,7 +115,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Get a task', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const task = await getTask(ctx, args.taskId);
         const [subtasks, messages, history, time, description] = await Promise.all([
           listSubtasks(ctx, task.id, { limit: 200, offset: 0 }),
@@ -148,7 +148,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'List projects', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const { items, total } = await listProjects(ctx, { limit: args.limit, offset: args.offset });
         const projects = items.map((p) => ({ id: p.id, name: p.name, spaceId: p.spaceId, description: p.description, favorite: p.favorite }));
         return { projects, total, offset: args.offset, hasMore: args.offset + projects.length < total };
@@ -168,7 +168,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Get a board', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const project = await resolveProject(ctx, args.project);
         const { items } = await listTasks(ctx, { projectId: project.id }, 'board', { limit: 10_000 });
         const directory = new Directory(ctx, env.app.config.publicUrl);
@@ -192,7 +192,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'My work', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const me = ctx.actor.userId;
         const [assigned, participating] = await Promise.all([
           listAssigneeTasks(ctx, me, { statuses: '0,3', limit: CANDIDATES }),
@@ -222,7 +222,7 @@ export function registerTaskReadTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Recent changes', ...READ },
     },
     (args, extra) =>
-      runTool(env, extra, 'read', async (ctx) => {
+      runTool(env, extra, 'tasks:read', async (ctx) => {
         const since = args.since ? new Date(args.since) : new Date(Date.now() - 86_400_000);
         const recent = (at: string) => new Date(at).getTime() >= since.getTime();
         let taskIds: number[];

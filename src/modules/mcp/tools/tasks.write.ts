@@ -57,7 +57,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Create a task', ...WRITE, idempotentHint: false },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const project = await resolveProject(ctx, args.project);
         const column = args.column !== undefined ? resolveColumn(project, args.column) : project.stages[0];
         if (!column) throw new AppError('VALIDATION_FAILED', `project "${project.name}" has no columns`);
@@ -100,7 +100,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Update a task', ...WRITE, idempotentHint: true },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const { task, project } = await homeProject(ctx, args.taskId);
         if (args.title !== undefined) await renameTask(ctx, task.id, args.title);
         if (args.status !== undefined) await setTaskStatus(ctx, task.id, { status: STATUS.indexOf(args.status), ...(args.blockReason ? { blockReason: args.blockReason } : {}) });
@@ -137,7 +137,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Move a task', ...WRITE, idempotentHint: true },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const project = args.project !== undefined ? await resolveProject(ctx, args.project) : (await homeProject(ctx, args.taskId)).project;
         const column = resolveColumn(project, args.column);
         await moveTasks(ctx, { taskIds: [args.taskId], stageId: column.id, ...(args.position !== undefined ? { order: args.position } : {}) });
@@ -155,7 +155,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Comment on a task', ...WRITE, idempotentHint: false },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const message = await sendMessage(ctx, env.app.files, args.taskId, { text: args.text });
         return { messageId: message.id, taskId: message.taskId, at: message.createdAt };
       }),
@@ -176,7 +176,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Log time', ...WRITE, idempotentHint: false },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const date = args.date ?? new Date().toISOString().slice(0, 10);
         const { record, task } = await createTimeRecord(ctx, { taskId: args.taskId, hours: args.hours, date, ...(args.comment ? { comment: args.comment } : {}) });
         return { recordId: record.id, taskId: task.id, hours: args.hours, date, taskSpentHours: task.factTime };
@@ -193,7 +193,7 @@ export function registerTaskWriteTools(server: McpServer, env: ToolEnv): void {
       annotations: { title: 'Complete a subtask', ...WRITE, idempotentHint: true },
     },
     (args, extra) =>
-      runTool(env, extra, 'write', async (ctx) => {
+      runTool(env, extra, 'tasks:write', async (ctx) => {
         const { items } = await listSubtasks(ctx, args.taskId, { limit: 500, offset: 0 });
         const subtask = pick('subtasks', args.subtask, items);
         if (subtask.isChecked !== args.done) await setSubtaskChecked(ctx, args.taskId, subtask.id, args.done);

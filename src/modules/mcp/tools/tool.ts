@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../../../platform/auth.js';
 import { readAs, writeAs, type Ctx } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
-import { requireWriteScope } from '../mcp.policy.js';
+import { requireScope, type McpScope } from '../mcp.policy.js';
 import { Ambiguous } from '../mcp.names.js';
 
 /** What every tool needs from its session: the app, and who the client said it is. */
@@ -37,7 +37,7 @@ function refused(code: string, message: string, candidates?: unknown[]): CallToo
 }
 
 /**
- * Runs a tool as its user through the same services the HTTP routes call: a read outside a
+ * Runs a tool as its user, if its credential has the tool's scope, through the same services the HTTP routes call: a read outside a
  * transaction, a write in one transaction with its history and events. Errors become tool errors
  * (isError) with the catalogue code, never a transport failure; an unexpected one is logged and
  * answered without its detail.
@@ -45,13 +45,13 @@ function refused(code: string, message: string, candidates?: unknown[]): CallToo
 export async function runTool<T extends object>(
   env: ToolEnv,
   extra: ToolExtra,
-  kind: 'read' | 'write',
+  scope: McpScope,
   fn: (ctx: Ctx) => Promise<T>,
 ): Promise<CallToolResult> {
   try {
     const actor = actorOf(env, extra);
-    if (kind === 'write') requireWriteScope(actor);
-    const result = kind === 'write' ? await writeAs(env.app, actor, env.app.log, fn) : await readAs(env.app, actor, fn);
+    requireScope(actor, scope);
+    const result = scope === 'tasks:write' ? await writeAs(env.app, actor, env.app.log, fn) : await readAs(env.app, actor, fn);
     return ok(result);
   } catch (err) {
     if (err instanceof Ambiguous) return refused('AMBIGUOUS_NAME', err.message, err.candidates);

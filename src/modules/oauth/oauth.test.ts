@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { discoverAuthorizationServerMetadata, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
+import { call, ok, refused } from '../mcp/mcp.fixtures.js';
+import { factories } from '../../test/factories.js';
+import { MemoryOAuthClient, connectWithOAuth, consentOverHttp, useOAuthApp } from './oauth.fixtures.js';
+
+const { kit, base } = useOAuthApp();
+const f = factories(kit);
+
+/** A user with a board, connected through the SDK's OAuth client, consent given over HTTP; `scope` narrows what the app asks for. */
+async function connected(scope?: string) {
+  const board = await f.board(2);
+  const oauth = new MemoryOAuthClient('Test OAuth Agent');
+  const { client } = await connectWithOAuth(base(), oauth, (url) => {
+    if (scope) url.searchParams.set('scope', scope);
+    return consentOverHttp(base(), url, board.owner);
+  });
+  return { ...board, oauth, client };
+}
+
+const mcpPing = (token: string) =>
+  fetch(`${base()}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+
+async function metadata() {
+  const meta = await discoverAuthorizationServerMetadata(base());
+  if (!meta) throw new Error('no authorization server metadata');
+  return meta;
+}
+
+describe('OAuth for /mcp', () => {
+  it('publishes the protected-resource and authorization server metadata: S256 only, code flow, open registration', async () => {
+    const prm = await (await fetch(`${base()}/.well-known/oauth-protected-resource`)).json();
+    expect(prm).toMatchObject({ resource: `${base()}/mcp`, authorization_servers: [base()] });
+    const res = await fetch(`${base()}/.well-known/oauth-authorization-server`);
+    expect(res.status).toBe(200);
+    const meta = await res.json();
+    expect(meta).toMatchObject({
+      issuer: base(),
+      authorization_endpoint: `${base()}/oauth/auth`,
+      token_endpoint: `${base()}/oauth/token`,
+      registration_endpoint: `${base()}/oauth/reg`,
+      code_challenge_methods_supported: ['S256'],
+      response_types_supported: ['code'],
+      token_endpoint_auth_methods_supported: ['none'],
+    });
+  });
+
+  it('goes through discovery, registration, consent with PKCE and the code exchange; the token works on /mcp and is stored only hashed', async () => {
+    const { client, oauth, owner } = await connected();
+    const work = await ok(client, 'my_work', {});
+    expect(work).toBeTruthy();
+    await ok(client, 'create_task', { project: (await ok<{ projects: Array<{ name: string }> }>(client, 'list_projects', {})).projects[0]!.name, title: 'Filed through OAuth' });
+    const token = oauth.saved!.access_token;
+    expect(oauth.saved).toMatchObject({ token_type: expect.stringMatching(/bearer/i), refresh_token: expect.any(String) });
+    expect(oauth.saved!.expires_in).toBeLessThanOrEqual(900);
+    const raw = await kit.sql<{ n: number }>(sql`select count(*)::int as n from oauth_records where id = ${token} or payload::text like ${`%${token}%`}`);
+    expect(raw[0]!.n).toBe(0);
+    const apps = await kit.as(owner).get('/user/connected-apps');
+    expect(apps.statusCode).toBe(200);
+    expect(apps.json()).toMatchObject([{ client: { name: 'Test OAuth Agent', redirectHosts: ['127.0.0.1:9'] }, scopes: ['tasks:read', 'tasks:write', 'docs:read'], organization: { id: owner.organizationId } }]);
+    expect(apps.json()[0].lastUsedAt).not.toBeNull();
+  });
+
+  it('refuses a token issued for another resource, and will not issue one', async () => {
+    const { oauth } = await connected();
+    const token = oauth.saved!.access_token;
+    expect((await mcpPing(token)).status).toBe(200);
+    // The same server's token with another audience (as if issued for another resource): no credential at /mcp.
+    await kit.sql(sql`update oauth_records set payload = jsonb_set(payload, '{aud}', '"https://other.example/mcp"') where model = 'AccessToken' and id = encode(sha256(convert_to(${token}, 'UTF8')), 'hex')`);
+    const refusedRes = await mcpPing(token);
+    expect(refusedRes.status).toBe(401);
+    expect(refusedRes.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    // And the authorization server refuses another resource outright.
+    const meta = await metadata();
+    await expect(
+      refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: oauth.saved!.refresh_token!, resource: new URL('https://other.example/mcp') }),
+    ).rejects.toThrow(/invalid_target|resource/i);
+  });
+
+  it('rotates refresh tokens: a refresh token works once', async () => {
+    const { oauth } = await connected();
+    const meta = await metadata();
+    const resource = new URL(`${base()}/mcp`);
+    const first = oauth.saved!.refresh_token!;
+    const next = await refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: first, resource });
+    expect(next.refresh_token).toBeTruthy();
+    expect(next.refresh_token).not.toBe(first);
+    expect((await mcpPing(next.access_token)).status).toBe(200);
+    await expect(refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: first, resource })).rejects.toThrow(/invalid_grant|grant/i);
+  });
+
+  it('revoking the app in Connected apps ends its access and refresh tokens at once', async () => {
+    const { oauth, owner, client } = await connected();
+    const [app] = (await kit.as(owner).get('/user/connected-apps')).json() as Array<{ id: string }>;
+    const res = await kit.as(owner).delete(`/user/connected-apps/${app!.id}`);
+    expect(res.statusCode).toBe(204);
+    expect((await mcpPing(oauth.saved!.access_token)).status).toBe(401);
+    // The open session's next request is refused too.
+    await expect(client.callTool({ name: 'my_work', arguments: {} })).rejects.toThrow();
+    const meta = await metadata();
+    await expect(refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: oauth.saved!.refresh_token!, resource: new URL(`${base()}/mcp`) })).rejects.toThrow(/invalid_grant|grant/i);
+    expect((await kit.as(owner).get('/user/connected-apps')).json()).toEqual([]);
+  });
+
+  it('maps scopes onto the tools: without tasks:write the write tools answer a tool error, without docs:read the documentation tools', async () => {
+    const { client, project } = await connected('tasks:read');
+    await ok(client, 'list_projects', {});
+    await refused(client, 'create_task', { project: project.id, title: 'nope' }, 'INSUFFICIENT_SCOPE');
+    await refused(client, 'search_docs', { query: 'anything' }, 'INSUFFICIENT_SCOPE');
+    const result = await call(client, 'my_work', {});
+    expect(result.isError).toBeFalsy();
+  });
+
+  it("honours the organization's MCP switch", async () => {
+    const { oauth, owner } = await connected();
+    expect((await kit.as(owner).patch('/user/organization/mcp-enabled', { mcpEnabled: false })).statusCode).toBe(200);
+    const res = await mcpPing(oauth.saved!.access_token);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'MCP_DISABLED' });
+  });
+
+  it('a denied consent sends the app back with access_denied and grants nothing', async () => {
+    const board = await f.board(1);
+    const oauth = new MemoryOAuthClient('Denied Agent');
+    await expect(
+      connectWithOAuth(base(), oauth, async (url) => {
+        const back = await consentOverHttp(base(), url, board.owner, false);
+        expect(back.get('error')).toBe('access_denied');
+        return back;
+      }),
+    ).rejects.toThrow();
+    expect((await kit.as(board.owner).get('/user/connected-apps')).json()).toEqual([]);
+  });
+});
