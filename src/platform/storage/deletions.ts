@@ -1,14 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/client.js';
+import { DurableQueue } from '../queue.js';
 import type { ObjectInfo, StorageBackend } from './backend.js';
 
 const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const uuidArray = (keys: string[]) => sql`${`{${keys.join(',')}}`}::uuid[]`;
 
-/** How long a claimed deletion is left to the instance that claimed it before another may retry. */
-const LEASE_SECONDS = 300;
-/** Retries back off to at most this (a bucket down for hours is retried every 10 minutes). */
-const MAX_BACKOFF_SECONDS = 600;
+/**
+ * The queue of removals (platform/queue.ts). Its rows are all pending: a removal that is done
+ * deletes its row, one that fails is retried for ever, 5 s after the first failure and doubling to
+ * at most 10 minutes (a bucket down for hours is retried every 10 minutes). A claim keeps other
+ * instances away for 5 minutes; only a failure counts as an attempt.
+ */
+const queue = new DurableQueue<string>(
+  { table: 'file_deletions', key: 'key', keyType: 'text', status: null, updatedAt: null, countAt: 'settle' },
+  { leaseMs: 300_000, retrySchedule: (attempt) => Math.min(600, 5 * 2 ** Math.min(attempt - 1, 10)) * 1000 },
+);
 
 export interface DeletionOutcome {
   removed: number;
@@ -29,27 +36,18 @@ export async function queueDeletions(db: Queryable, keys: string[]): Promise<voi
  * sharing the database do not remove the same object at once).
  */
 export async function runDeletions(db: Queryable, backend: StorageBackend, keys?: string[]): Promise<DeletionOutcome> {
-  const claimed = await queryRows<{ key: string }>(
-    db,
-    sql`update file_deletions set next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
-        where key in (
-          select key from file_deletions
-          where ${keys ? sql`key = any(${uuidArray(keys.filter((k) => KEY.test(k)))})` : sql`next_attempt_at <= now()`}
-          order by next_attempt_at limit 500 for update skip locked)
-        returning key::text as key`,
-  );
+  const claims = keys
+    ? await queue.claim(db, 500, sql`key = any(${uuidArray(keys.filter((k) => KEY.test(k)))})`, { anyTime: true })
+    : await queue.claim(db, 500);
   const outcome: DeletionOutcome = { removed: 0, failed: 0 };
-  for (const { key } of claimed) {
+  for (const claim of claims) {
     try {
-      await backend.remove(key);
-      await db.execute(sql`delete from file_deletions where key = ${key}`);
+      await backend.remove(claim.id);
+      await queue.succeed(db, claim);
       outcome.removed++;
     } catch (error) {
       outcome.failed++;
-      await db.execute(sql`
-        update file_deletions set attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
-          next_attempt_at = now() + make_interval(secs => least(${MAX_BACKOFF_SECONDS}, 5 * power(2, least(attempts, 10))))
-        where key = ${key}`);
+      await queue.fail(db, claim, String((error as Error).message ?? error).slice(0, 500), true);
     }
   }
   return outcome;
