@@ -1,5 +1,4 @@
 import { createServer } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -11,11 +10,13 @@ import { useTestApp, type TestKit, type TestUser } from '../../test/app.js';
 // Test-only helpers for the OAuth tests (no production code imports this).
 
 export const REDIRECT_URL = 'http://127.0.0.1:9/callback';
+export const OAUTH_TEST_SECRETS_KEY = Buffer.alloc(32, 45).toString('base64');
 
 /**
  * The file's app on a real port of 127.0.0.1 that is also its PUBLIC_URL: the SDK checks that the
  * protected-resource metadata names the URL it connects to. The port is chosen before the app is
- * built; SECRETS_KEY is set so the authorization server has keys on PostgreSQL too.
+ * built. SECRETS_KEY is set so the authorization server has keys on PostgreSQL too, and is the same
+ * in every OAuth test file: they share the worker's database, and so the signing key stored there.
  */
 export function useOAuthApp(): { kit: TestKit; base: () => string } {
   let port = 0;
@@ -29,7 +30,7 @@ export function useOAuthApp(): { kit: TestKit; base: () => string } {
       });
     });
   });
-  const kit = useTestApp(() => ({ publicUrl: `http://127.0.0.1:${port}`, secretsKey: randomBytes(32).toString('base64') }));
+  const kit = useTestApp(() => ({ publicUrl: `http://127.0.0.1:${port}`, secretsKey: OAUTH_TEST_SECRETS_KEY }));
   beforeAll(async () => {
     await kit.app.listen({ port, host: '127.0.0.1' });
   });
