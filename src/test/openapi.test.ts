@@ -43,6 +43,10 @@ const MAY_BE_PUBLIC = [
   /^POST \/auth\/verify-email$/,
   /^POST \/email\/unsubscribe$/,
   /^GET \/invite-links\/\{[^}]+\}$/,
+  // An emailed invitation (issue 44) is invite-link data sent to one address: what it leads to, and
+  // accepting it by creating the account (the token stands in for a credential; rate-limited as sign-up).
+  /^GET \/invitations\/\{[^}]+\}$/,
+  /^POST \/invitations\/\{[^}]+\}\/register$/,
   /^GET \/public\//,
   /^POST \/integrations\/messenger\/bot-login$/,
   /^GET \/integrations\/cloud-drive\/callback$/,

@@ -646,6 +646,23 @@ export interface paths {
         patch: operations["patchUserPassword"];
         trace?: never;
     };
+    "/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change email address (requires the current password; 409 EMAIL_TAKEN): the new address is unverified and is sent a verification link, the old one a note of the change */
+        patch: operations["patchUserEmail"];
+        trace?: never;
+    };
     "/user/organization": {
         parameters: {
             query?: never;
@@ -969,7 +986,7 @@ export interface paths {
         /** Members of the space, oldest first */
         get: operations["getSpaceMembers"];
         put?: never;
-        /** Share the space: organization users (by userIds, or by emails of organization members) are added at once with the role; members already in the space keep their role. No mail is sent (there is no mail server): other emails come back in `emailed` for the caller to pass on the space invite link, which this call leaves unchanged. */
+        /** Share the space: organization users (by userIds, or by emails of organization members) are added at once with the role; members already in the space keep their role. Other emails come back in `emailed`: when the service sends email (SMTP_URL), each of them is invited by email with the role (editor, member or reader: 400 for admin), see /spaces/{spaceId}/invitations; without email nothing is sent, and the caller passes on the space invite link, which this call leaves unchanged. */
         post: operations["postSpaceMembers"];
         delete?: never;
         options?: never;
@@ -1194,6 +1211,109 @@ export interface paths {
         post?: never;
         /** Delete a space group; its spaces become ungrouped */
         delete: operations["deleteSpaceGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open invitations by email of the space (pending or expired), oldest first; space admins */
+        get: operations["getSpaceInvitations"];
+        put?: never;
+        /** Invite an address to the space with a role by email: the link to accept works 7 days. An open invitation of the same address is renewed (new link). 409 ALREADY_SPACE_MEMBER when its account is in the space. 409 EMAIL_NOT_CONFIGURED when the service sends no email (SMTP_URL unset). */
+        post: operations["postSpaceInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the invitation again with a new link (the old one stops working) that works 7 days; 410 INVITATION_REVOKED, 409 INVITATION_ACCEPTED. 409 EMAIL_NOT_CONFIGURED when the service sends no email (SMTP_URL unset). */
+        post: operations["postSpaceInvitationResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation: its link then answers 410 INVITATION_REVOKED; 409 INVITATION_ACCEPTED once accepted */
+        delete: operations["deleteSpaceInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an emailed invitation link leads to, and its state (public: shown before signing in); 404 for an unknown token */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept as the signed-in account of the invited address: joins the space with the invitation's role, and its organization if needed (the active organization stays). 403 INVITATION_EMAIL_MISMATCH, 410 INVITATION_EXPIRED / INVITATION_REVOKED, 409 INVITATION_ACCEPTED, 400 NO_FREE_SEATS */
+        post: operations["postInvitationAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept without an account: creates it with the invited address (verified), the name and password, joins the organization (made active) and the space, and opens a session. 409 EMAIL_TAKEN when the address has an account: sign in and accept instead */
+        post: operations["postInvitationRegister"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5405,20 +5525,105 @@ export interface paths {
         };
         /**
          * MCP: open the session’s event stream (server-sent events)
-         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token or an OAuth access token issued for this resource; the agent acts as its user.
          */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP: send a JSON-RPC message (initialize starts a session)
-         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token or an OAuth access token issued for this resource; the agent acts as its user.
          */
         post: operations["postMcp"];
         /**
          * MCP: end the session
-         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token; the agent acts as its user.
+         * @description The Model Context Protocol over Streamable HTTP (see docs/mcp.md). Authorization: Bearer with a personal API token or an OAuth access token issued for this resource; the agent acts as its user.
          */
         delete: operations["deleteMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth: the consent page of a sign-in request (a redirect into the web client) */
+        get: operations["getOauthInteraction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth: what an app asks for (the consent screen; a signed-in session of the browser that started the request) */
+        get: operations["getOauthInteractionDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OAuth: allow or deny an app (the consent screen); answers where the browser goes next */
+        post: operations["postOauthInteractionDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/connected-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps the user allowed to act for them through OAuth (Connected apps), with scopes and last use */
+        get: operations["getUserConnectedApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/connected-apps/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a connected app: its access and refresh tokens stop working at once */
+        delete: operations["deleteUserConnectedApp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5433,7 +5638,7 @@ export interface paths {
         };
         /** Own notification email setting */
         get: operations["getUserNotificationEmail"];
-        /** Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone) */
+        /** Set own notification emails: off, immediate, hourly or daily digest (local hour, time zone), and whether mentions go at once beside a digest */
         put: operations["putUserNotificationEmail"];
         post?: never;
         delete?: never;
@@ -7304,6 +7509,28 @@ export interface components {
             task: components["schemas"]["ColorTask"];
             history: components["schemas"]["HistoryRecord"];
         };
+        ConnectedApp: {
+            /** @description the grant: revoke it with DELETE /user/connected-apps/{id} */
+            id: string;
+            client: {
+                /** @description the client id the app registered */
+                id: string;
+                /** @description the name the app gave itself at registration (not verified) */
+                name: string;
+                /** @description where the app receives its code: the hosts of its registered redirect URIs */
+                redirectHosts: string[];
+            };
+            scopes: ("tasks:read" | "tasks:write" | "docs:read")[];
+            /** @description the organization the app acts in */
+            organization: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            grantedAt: string;
+            /** @description the last request to /mcp with one of its tokens (kept to the minute) */
+            lastUsedAt: string | null;
+        };
         CreatedApiToken: {
             id: number;
             name: string;
@@ -7510,6 +7737,27 @@ export interface components {
              */
             updatedAt: string;
         };
+        InvitationLookup: {
+            spaceId: number;
+            spaceName: string;
+            organizationName: string | null;
+            /** @description role given to whoever joins by the link (never admin) */
+            role: "editor" | "member" | "reader";
+            /** @description the address invited: only the account with this address can accept */
+            email: string;
+            /**
+             * @description pending (the link works); expired (7 days passed: resend it); revoked; accepted
+             * @enum {string}
+             */
+            state: "pending" | "expired" | "revoked" | "accepted";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time with milliseconds
+             */
+            expiresAt: string;
+            /** @description an account with this address exists: sign in to accept; else create one (POST /invitations/{token}/register) */
+            accountExists: boolean;
+        };
         InviteLink: {
             id: number;
             token: string;
@@ -7692,6 +7940,30 @@ export interface components {
             hour: number;
             /** @description an IANA time zone, e.g. Europe/Berlin */
             timeZone: string;
+            /** @description mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added) */
+            mentionsImmediately: boolean;
+        };
+        OAuthDecision: {
+            /** @description where the browser goes next: back to the authorization server, which sends it on to the app */
+            redirectTo: string;
+        };
+        OAuthInteraction: {
+            uid: string;
+            client: {
+                /** @description the client id the app registered */
+                id: string;
+                /** @description the name the app gave itself at registration (not verified) */
+                name: string;
+                /** @description where the app receives its code: the hosts of its registered redirect URIs */
+                redirectHosts: string[];
+            };
+            /** @description what the app asks for (of the scopes this service knows) */
+            scopes: ("tasks:read" | "tasks:write" | "docs:read")[];
+            /** @description the organization it will act in: the active one */
+            organization: {
+                id: number;
+                name: string;
+            };
         };
         OidcAuthorization: {
             /** @description the provider’s authorization URL (code flow, PKCE S256, state, nonce): open it in this browser */
@@ -8518,6 +8790,35 @@ export interface components {
              */
             updatedAt: string;
         };
+        SpaceInvitation: {
+            id: number;
+            spaceId: number;
+            /** @description the address invited, lower-cased */
+            email: string;
+            /** @description role given to whoever joins by the link (never admin) */
+            role: "editor" | "member" | "reader";
+            /**
+             * @description pending (the link works); expired (7 days passed: resend it); revoked; accepted
+             * @enum {string}
+             */
+            state: "pending" | "expired" | "revoked" | "accepted";
+            invitedById: number | null;
+            /**
+             * Format: date-time
+             * @description when the emailed link stops working
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description when the link was last emailed (created or resent)
+             */
+            sentAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time with milliseconds
+             */
+            createdAt: string;
+        };
         SpaceMember: {
             /** @description membership id */
             id: number;
@@ -8964,7 +9265,7 @@ export interface components {
              * @description stable UPPER_SNAKE_CASE error code (platform/errors.ts)
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "RESET_TOKEN_INVALID" | "VERIFICATION_TOKEN_INVALID" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "EMAIL_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_JSON" | "BAD_REQUEST" | "DATE_RANGE" | "STAGE_TASKS_LIMIT" | "STAGE_NOT_EMPTY" | "GROUP_NOT_EMPTY" | "LAST_SPACE_ADMIN" | "LINK_DISABLED" | "NO_FREE_SEATS" | "OWNER_PROTECTED" | "MEMBER_DEACTIVATED" | "TEST_REQUIRED" | "INVALID_FILE" | "WRONG_PASSWORD" | "TWO_FACTOR_CODE_WRONG" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_NOT_VERIFIED" | "MALFORMED_MULTIPART" | "REFERENCE_NOT_FOUND" | "RESET_TOKEN_INVALID" | "VERIFICATION_TOKEN_INVALID" | "CONSTRAINT_VIOLATION" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_SECRET_INVALID" | "OUTBOUND_URL_FORBIDDEN" | "SECRETS_KEY_MISSING" | "CLOUD_DRIVE_STATE_INVALID" | "OIDC_STATE_INVALID" | "ARCHIVE_INVALID" | "ARCHIVE_UNSAFE" | "ARCHIVE_CHECKSUM_MISMATCH" | "ARCHIVE_VERSION_UNSUPPORTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "ACCOUNT_DEACTIVATED" | "SIGN_IN_CHALLENGE_EXPIRED" | "OIDC_SIGN_IN_FAILED" | "FORBIDDEN" | "AI_DISABLED" | "SIGNUP_CLOSED" | "TWO_FACTOR_ENROLMENT_REQUIRED" | "PASSWORD_SIGN_IN_DISABLED" | "OIDC_EMAIL_UNVERIFIED" | "OIDC_DOMAIN_NOT_ALLOWED" | "TOKEN_READ_ONLY" | "MCP_DISABLED" | "INSUFFICIENT_SCOPE" | "INVITATION_EMAIL_MISMATCH" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "PASSKEY_ALREADY_REGISTERED" | "STALE_VERSION" | "INDEXING_RUNNING" | "MESSENGER_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONFIGURED" | "OIDC_NOT_CONFIGURED" | "EMAIL_NOT_CONFIGURED" | "CLOUD_DRIVE_NOT_CONNECTED" | "CLOUD_DRIVE_RECONNECT" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_READY" | "INVITATION_ACCEPTED" | "ALREADY_SPACE_MEMBER" | "EXPORT_EXPIRED" | "INVITATION_EXPIRED" | "INVITATION_REVOKED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "AI_PROVIDER_FAILED" | "MESSENGER_FAILED" | "CLOUD_DRIVE_FAILED" | "OIDC_PROVIDER_FAILED" | "UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "DATABASE_UNAVAILABLE" | "STORAGE_FULL";
             errors?: {
                 path: string;
                 message: string;
@@ -12632,6 +12933,110 @@ export interface operations {
             };
         };
     };
+    patchUserEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the new address: unverified until its emailed link is followed
+                     */
+                    email: string;
+                    /** @description the current password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getUserOrganization: {
         parameters: {
             query?: never;
@@ -16212,6 +16617,640 @@ export interface operations {
             };
             /** @description not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSpaceInvitations: {
+        parameters: {
+            query?: {
+                /** @description page size (default 50, max 500) */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description identifier */
+                spaceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceInvitation"][];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSpaceInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description identifier */
+                spaceId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description the address invited
+                     */
+                    email: string;
+                    /** @description role given to whoever joins by the link (never admin) */
+                    role: "editor" | "member" | "reader";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceInvitation"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSpaceInvitationResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description identifier */
+                spaceId: number;
+                /** @description identifier */
+                invitationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceInvitation"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSpaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description identifier */
+                spaceId: number;
+                /** @description identifier */
+                invitationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token of the emailed invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationLookup"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postInvitationAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the token of the emailed invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMember"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postInvitationRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token of the emailed invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description your name */
+                    name: string;
+                    /** @description the new account’s password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: string;
+                        user: components["schemas"]["User"];
+                        organization: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43128,6 +44167,403 @@ export interface operations {
             };
         };
     };
+    getOauthInteraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the sign-in request, from the consent page address */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOauthInteractionDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the sign-in request, from the consent page address */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthInteraction"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOauthInteractionDecision: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL_HOURS (24) answers the first answer again (`Idempotent-Replayed: true`) instead of writing twice. Per credential. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the sign-in request, from the consent page address */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true grants the scopes asked for; false refuses (the app gets access_denied) */
+                    allow: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthDecision"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the body or a file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserConnectedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectedApp"][];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteUserConnectedApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the connected app (its grant) */
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no credential, or an unknown, expired or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal error (only requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getUserNotificationEmail: {
         parameters: {
             query?: never;
@@ -43202,7 +44638,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NotificationEmail"];
+                "application/json": {
+                    /**
+                     * @description off; immediate (within a minute); hourly digest; daily digest at `hour` in `timeZone` (the default)
+                     * @enum {string}
+                     */
+                    mode: "off" | "immediate" | "hourly" | "daily";
+                    /** @description the local hour of the daily digest */
+                    hour: number;
+                    /** @description an IANA time zone, e.g. Europe/Berlin */
+                    timeZone: string;
+                    /** @description mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added) */
+                    mentionsImmediately?: boolean;
+                };
             };
         };
         responses: {

@@ -5,6 +5,7 @@ import { keys, spaceQuery, spacesQuery } from '../api/queries';
 import { noop, useAction } from '../common/action';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { CopyField } from './CopyField';
+import { EmailInvitations } from './EmailInvitations';
 import { inviteUrl, type InvitedRole } from './model';
 import { t } from '../i18n';
 import { errorText } from '../common/toast';
@@ -68,6 +69,7 @@ function SpaceInvite({ space }: { space: Space }) {
           </div>
         )
       )}
+      <EmailInvitations space={space} />
     </article>
   );
 }

@@ -24,7 +24,7 @@ function zones(current: string): string[] {
 /**
  * Settings > Profile > Email notifications: off, each one at once, an hourly digest, or a daily
  * digest at a local hour in a time zone (the browser's until one is saved; the server's default is
- * a daily digest at 08:00 UTC).
+ * a daily digest at 08:00 UTC), and with a digest, whether mentions go at once.
  */
 export function NotificationEmailSection() {
   const { data } = useQuery({ queryKey: key, queryFn: () => call(api.GET('/user/notification-email')) });
@@ -85,6 +85,12 @@ export function NotificationEmailSection() {
               </option>
             ))}
           </select>
+        </label>
+      )}
+      {(draft.mode === 'hourly' || draft.mode === 'daily') && (
+        <label className="checkbox">
+          <input type="checkbox" checked={draft.mentionsImmediately} onChange={(e) => change({ mentionsImmediately: e.target.checked })} />{' '}
+          {t('notificationEmail.mentionsImmediately')}
         </label>
       )}
       <div className="form-buttons">

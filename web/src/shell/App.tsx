@@ -7,6 +7,7 @@ import { TwoFactorGate } from './TwoFactorGate';
 import { Home } from './Home';
 import { BoardPage } from '../board/BoardPage';
 import { AcceptInvitePage } from '../invite/AcceptInvitePage';
+import { AcceptInvitationPage } from '../invite/AcceptInvitationPage';
 import { SearchPage } from '../search/SearchPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { knowledgeRoutes, publicRoute } from './knowledgeRoutes';
@@ -21,6 +22,7 @@ function Routed() {
         <Route path="/login" element={<AuthPage />} />
         <Route path="/auth/oidc/callback" element={<SingleSignOnCallback />} />
         <Route path="/invite/:token" element={<AcceptInvitePage />} />
+        <Route path="/invitations/:token" element={<AcceptInvitationPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         {publicRoute}
@@ -48,6 +50,7 @@ function Routed() {
         <Route path="search/*" element={<SearchPage />} />
         <Route path="settings/*" element={<SettingsPage />} />
         <Route path="invite/:token" element={<AcceptInvitePage />} />
+        <Route path="invitations/:token" element={<AcceptInvitationPage />} />
         {knowledgeRoutes}
         <Route path="*" element={<Home />} />
       </Route>
