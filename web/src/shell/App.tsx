@@ -10,6 +10,7 @@ import { AcceptInvitePage } from '../invite/AcceptInvitePage';
 import { AcceptInvitationPage } from '../invite/AcceptInvitationPage';
 import { SearchPage } from '../search/SearchPage';
 import { SettingsPage } from '../settings/SettingsPage';
+import { ConsentPage } from '../oauth/ConsentPage';
 import { knowledgeRoutes, publicRoute } from './knowledgeRoutes';
 import { ForgotPasswordPage } from '../password/ForgotPasswordPage';
 import { ResetPasswordPage } from '../password/ResetPasswordPage';
@@ -21,6 +22,7 @@ function Routed() {
       <Routes>
         <Route path="/login" element={<AuthPage />} />
         <Route path="/auth/oidc/callback" element={<SingleSignOnCallback />} />
+        <Route path="/oauth/:uid" element={<ConsentPage />} />
         <Route path="/invite/:token" element={<AcceptInvitePage />} />
         <Route path="/invitations/:token" element={<AcceptInvitationPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
@@ -33,6 +35,8 @@ function Routed() {
   return (
     <Routes>
       <Route path="/login" element={<Navigate to="/" replace />} />
+      {/* An app asking for access: the consent screen, outside the layout (and its two-factor gate, which the server applies anyway). */}
+      <Route path="/oauth/:uid" element={<ConsentPage />} />
       {/* The emailed link works signed in too (the reset signs every session out). */}
       <Route path="/reset-password" element={<ResetPasswordPage />} />
       {publicRoute}
