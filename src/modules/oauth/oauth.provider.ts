@@ -21,8 +21,8 @@ const DAY = 24 * 60 * MINUTE;
  * - one resource (RFC 8707): PUBLIC_URL/mcp with the scopes tasks:read, tasks:write, docs:read;
  *   any other resource indicator is invalid_target. Access tokens are opaque, 15 minutes, stored
  *   by their hash: /mcp looks them up, so revoking a grant ends them at once;
- * - refresh tokens for every grant, 30 days, rotated on each use (a used one is consumed; the
- *   provider revokes the whole grant if a consumed one comes back);
+ * - refresh tokens for every grant, 30 days, rotated on each use: a used one is consumed, and if
+ *   it comes back (stolen, or replayed) the provider revokes the whole grant, the app's too;
  * - login and consent happen in the web client with the service's own session (oauth.routes.ts).
  */
 export async function buildProvider(app: FastifyInstance): Promise<Provider> {
@@ -67,7 +67,12 @@ export async function buildProvider(app: FastifyInstance): Promise<Provider> {
     // The MCP clients ask for tasks:* and docs:read, not offline_access: every grant gets a refresh token.
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: () => false,
-    rotateRefreshToken: true,
+    // Rotated on every use, except by a request for another resource, which is refused after the
+    // rotation point: rotating there would consume the app's refresh token and hand it no new one.
+    rotateRefreshToken: (ctx: { oidc: { params: { resource?: unknown } } }) => {
+      const asked = ctx.oidc.params.resource;
+      return asked === undefined || (Array.isArray(asked) ? asked : [asked]).every((r) => r === resource);
+    },
     ttl: {
       AccessToken: 15 * MINUTE,
       AuthorizationCode: MINUTE,

@@ -80,9 +80,11 @@ describe('OAuth for /mcp', () => {
     await expect(
       refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: oauth.saved!.refresh_token!, resource: new URL('https://other.example/mcp') }),
     ).rejects.toThrow(/invalid_target|resource/i);
+    // Refused before the rotation: the app's refresh token still works.
+    await refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: oauth.saved!.refresh_token!, resource: new URL(`${base()}/mcp`) });
   });
 
-  it('rotates refresh tokens: a refresh token works once', async () => {
+  it('rotates refresh tokens: a refresh token works once, and one used again revokes the grant', async () => {
     const { oauth } = await connected();
     const meta = await metadata();
     const resource = new URL(`${base()}/mcp`);
@@ -92,6 +94,9 @@ describe('OAuth for /mcp', () => {
     expect(next.refresh_token).not.toBe(first);
     expect((await mcpPing(next.access_token)).status).toBe(200);
     await expect(refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: first, resource })).rejects.toThrow(/invalid_grant|grant/i);
+    // A used refresh token coming back means one of the two holders is not the app: the whole grant goes.
+    expect((await mcpPing(next.access_token)).status).toBe(401);
+    await expect(refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: next.refresh_token!, resource })).rejects.toThrow(/invalid_grant|grant/i);
   });
 
   it('revoking the app in Connected apps ends its access and refresh tokens at once', async () => {
