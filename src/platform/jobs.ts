@@ -176,18 +176,3 @@ export function wakeJob(app: FastifyInstance, name: string): () => void {
     if (app.config.jobsEnabled) void runJob(app, name).catch((err: unknown) => logFailure(app.log, err, { job: name }, 'job failed'));
   };
 }
-
-/**
- * Claims the oldest queued row of a job table (status queued → running, heartbeat now) with SKIP
- * LOCKED, so instances share the queue without waiting for each other; answers its id or null.
- */
-export async function claimQueued(app: FastifyInstance, table: 'import_jobs' | 'portability_jobs'): Promise<number | null> {
-  const name = sql.identifier(table);
-  const [row] = await queryRows<{ id: number }>(
-    app.database.db,
-    sql`update ${name} set status = 'running', heartbeat_at = now(), updated_at = now()
-        where id = (select id from ${name} where status = 'queued' order by id limit 1 for update skip locked)
-        returning id`,
-  );
-  return row ? Number(row.id) : null;
-}

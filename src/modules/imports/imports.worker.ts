@@ -6,7 +6,8 @@ import type { Actor, OrgRole } from '../../platform/auth.js';
 import { systemWrite, writeAs, type Ctx, type SystemCtx } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
-import { claimQueued, registerJob } from '../../platform/jobs.js';
+import { registerJob } from '../../platform/jobs.js';
+import { JobQueue } from '../../platform/queue.js';
 import { presentImportJob, type ImportJobRow } from './imports.presenter.js';
 import { emptyReport, type ImportReport } from './report.js';
 import type { NewTask } from './task-writer.js';
@@ -21,8 +22,8 @@ import { emitTaskDeleted } from '../tasks/tasks.events.js';
 export const IMPORT_JOB = 'imports';
 /** Tasks per transaction (and per progress event). */
 const BATCH = 50;
-/** A running job whose worker has been silent this long died with its process: it is failed and undone. */
-const LOST_AFTER_SECONDS = 600;
+/** A running job whose worker has been silent 10 minutes died with its process: it is failed and undone (reapLost). */
+const queue = new JobQueue('import_jobs', { lostAfterMs: 600_000 });
 
 /**
  * Imports run on the jobs platform like indexing: every instance polls, a commit that queues one
@@ -39,7 +40,7 @@ export async function drainImports(app: FastifyInstance): Promise<void> {
 }
 
 async function claim(app: FastifyInstance): Promise<ImportJobRow | null> {
-  const id = await claimQueued(app, 'import_jobs');
+  const id = await queue.claim(app.database.db);
   if (id === null) return null;
   const [job] = await app.database.db.select().from(importJobs).where(eq(importJobs.id, id));
   return job ?? null;
@@ -169,10 +170,7 @@ async function undo(ctx: SystemCtx, job: ImportJobRow, created: number[]): Promi
 
 /** Jobs whose process died: failed, and what they wrote removed. */
 async function reapLost(app: FastifyInstance): Promise<void> {
-  const lost = await app.database.db
-    .select()
-    .from(importJobs)
-    .where(sql`${importJobs.status} = 'running' and ${importJobs.heartbeatAt} < now() - make_interval(secs => ${LOST_AFTER_SECONDS})`);
+  const lost = await app.database.db.select().from(importJobs).where(queue.lost);
   for (const job of lost) {
     await systemWrite(app, job.organizationId, async (ctx) => {
       await undo(ctx, job, (job.payload as { created?: number[] } | null)?.created ?? []);

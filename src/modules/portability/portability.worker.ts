@@ -6,7 +6,8 @@ import type { Actor, OrgRole } from '../../platform/auth.js';
 import { longWriteAs, systemWrite } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { emit } from '../../platform/events.js';
-import { claimQueued, registerJob } from '../../platform/jobs.js';
+import { registerJob } from '../../platform/jobs.js';
+import { JobQueue } from '../../platform/queue.js';
 import { createOrganization } from '../organizations/organizations.service.js';
 import { pauseQueue, syncLoaded } from '../analytics/analytics.queue.js';
 import { issueAccountClaims } from '../auth/password-reset/password-reset.service.js';
@@ -24,8 +25,8 @@ export const PORTABILITY_JOB = 'portability';
 const EXPIRE_JOB = 'portability.expire';
 /** An export's archive is kept this long. */
 export const EXPORT_TTL_MS = 7 * 24 * 3600_000;
-/** A running job whose worker has been silent this long died with its process. */
-const LOST_AFTER_SECONDS = 900;
+/** A running job whose worker has been silent 15 minutes died with its process: expireArchives fails it. */
+const queue = new JobQueue('portability_jobs', { lostAfterMs: 900_000 });
 /** Progress is written (and announced) at most this often. */
 const PROGRESS_EVERY_MS = 1000;
 
@@ -42,7 +43,7 @@ export async function drainPortability(app: FastifyInstance): Promise<void> {
 }
 
 async function claim(app: FastifyInstance): Promise<PortabilityJobRow | null> {
-  const id = await claimQueued(app, 'portability_jobs');
+  const id = await queue.claim(app.database.db);
   if (id === null) return null;
   const [job] = await app.database.db.select().from(portabilityJobs).where(eq(portabilityJobs.id, id));
   return job ?? null;
@@ -209,9 +210,6 @@ export async function expireArchives(app: FastifyInstance): Promise<void> {
       await update(ctx.db, job.id, { status: 'expired', archiveKey: null }, 'finished');
     });
   }
-  const lost = await app.database.db
-    .select()
-    .from(portabilityJobs)
-    .where(sql`${portabilityJobs.status} = 'running' and ${portabilityJobs.heartbeatAt} < now() - make_interval(secs => ${LOST_AFTER_SECONDS})`);
+  const lost = await app.database.db.select().from(portabilityJobs).where(queue.lost);
   for (const job of lost) await fail(app, job, new AppError('INTERNAL', 'the job stopped with its process'), 'start it again');
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client.js';
 import { aiChunks, aiDocuments, aiIndexingJobs } from '../../../db/schema/ai.js';
 import { systemWrite, type SystemCtx } from '../../../platform/context.js';
 import { emit } from '../../../platform/events.js';
 import { registerJob } from '../../../platform/jobs.js';
+import { JobQueue } from '../../../platform/queue.js';
 import { allowedHostsOf } from '../../../platform/outbound.js';
 import { presentJob, type IndexingJobRow } from '../ai.presenter.js';
 import { configuredModel, recordUsage, type AiDeps, type ConfiguredModel } from '../settings.service.js';
@@ -16,8 +16,8 @@ export const INDEXING_JOB = 'ai.indexing';
 const BATCH = 25;
 /** Texts per embeddings call. */
 const EMBED_BATCH = 64;
-/** A running job whose worker has been silent this long was lost with its process: it is taken again. */
-const LOST_AFTER_SECONDS = 120;
+/** A running job whose worker has been silent 2 minutes was lost with its process: it is taken again (indexing can start over). */
+const queue = new JobQueue('ai_indexing_jobs', { lostAfterMs: 120_000, retakeLost: true });
 
 type SourceKey = { sourceType: SourceContent['sourceType']; sourceId: number };
 const keyOf = (s: SourceKey) => `${s.sourceType}:${s.sourceId}`;
@@ -45,16 +45,9 @@ export async function drainIndexing(app: FastifyInstance): Promise<void> {
 }
 
 async function claimJob(app: FastifyInstance): Promise<IndexingJobRow | null> {
-  const [row] = await queryRows<{ id: number }>(
-    app.database.db,
-    sql`update ai_indexing_jobs set status = 'running', heartbeat_at = now(), updated_at = now()
-        where id = (select id from ai_indexing_jobs
-                    where status = 'queued' or (status = 'running' and heartbeat_at < now() - make_interval(secs => ${LOST_AFTER_SECONDS}))
-                    order by id limit 1 for update skip locked)
-        returning id`,
-  );
-  if (!row) return null;
-  const [job] = await app.database.db.select().from(aiIndexingJobs).where(eq(aiIndexingJobs.id, Number(row.id)));
+  const id = await queue.claim(app.database.db);
+  if (id === null) return null;
+  const [job] = await app.database.db.select().from(aiIndexingJobs).where(eq(aiIndexingJobs.id, id));
   return job ?? null;
 }
 
@@ -119,7 +112,7 @@ export async function runIndexingJob(app: FastifyInstance, claimed: IndexingJobR
       // A source deleted since the listing is simply not loaded; it counts as processed (the next job drops its entry).
       const batch = await loadSources(db, org, keys);
       // Touched before each embeddings call too: a slow provider must not make the job look lost.
-      const touch = () => app.database.db.update(aiIndexingJobs).set({ heartbeatAt: new Date() }).where(eq(aiIndexingJobs.id, job.id)).then(() => {});
+      const touch = () => queue.beat(app.database.db, job.id);
       const failed = await indexBatch(app, org, batch, model?.embeddingModel ? model : null, touch);
       job = await progress(app, job, { processed: job.processed + keys.length, failed: job.failed + failed });
     }
