@@ -6,6 +6,7 @@ import { queryRows, type Queryable } from '../db/client.js';
  * message, a stored object to remove) tried again and again until done, and jobs (JobQueue: an
  * import, an export, an indexing run) taken once and watched by a heartbeat. Each queue keeps its
  * own table and its own way to do the work; this module only decides who does it and when.
+ * (Automation runs are done inside the transaction that claims them, exactly once: automation.engine.ts.)
  *
  * A DurableQueue's table holds its items as rows with a status (pending until settled), an attempt
  * count, a due time and an error column; QueueShape names them where a table spells them otherwise.

@@ -21,6 +21,11 @@ import type { Action, Condition } from './automation.schemas.js';
  * the run pending for the next taker; once committed it is done. A failing action undoes the
  * run's other actions (back to the savepoint), and the failure is recorded on the run and the rule
  * and announced as automation.rule.failed.
+ *
+ * Not on the shared DurableQueue (platform/queue.ts), on purpose: that one leases a row, does the
+ * work outside any transaction and records it after, so an item may run twice (at least once). A
+ * run's actions are database writes, so here the claim is the row lock of the transaction that
+ * applies them and records the outcome: exactly once, with no lease, attempt count or retry to share.
  */
 
 interface RunRow {
