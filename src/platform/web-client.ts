@@ -61,5 +61,10 @@ export async function registerWebClient(app: FastifyInstance, dir = WEB_DIST): P
     web.get('/app/assets/*', (_request, reply) => reply.callNotFound());
     web.get('/app/', (_request, reply) => sendIndex(reply));
     web.get('/app/*', (_request, reply) => sendIndex(reply));
+    // The pages of emailed links carry their token in the URL (a reset, an address to confirm, an
+    // invitation): no access-log line (info) for them, so no token is written to a log.
+    for (const page of ['/app/reset-password', '/app/verify-email', '/app/invitations/*']) {
+      web.get(page, { logLevel: 'warn' }, (_request, reply) => sendIndex(reply));
+    }
   });
 }

@@ -14,6 +14,7 @@ import { ConsentPage } from '../oauth/ConsentPage';
 import { knowledgeRoutes, publicRoute } from './knowledgeRoutes';
 import { ForgotPasswordPage } from '../password/ForgotPasswordPage';
 import { ResetPasswordPage } from '../password/ResetPasswordPage';
+import { VerifyEmailPage } from '../password/VerifyEmailPage';
 
 function Routed() {
   const { signedIn } = useSession();
@@ -27,6 +28,7 @@ function Routed() {
         <Route path="/invitations/:token" element={<AcceptInvitationPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
         {publicRoute}
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Routes>
@@ -39,6 +41,7 @@ function Routed() {
       <Route path="/oauth/:uid" element={<ConsentPage />} />
       {/* The emailed link works signed in too (the reset signs every session out). */}
       <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
       {publicRoute}
       <Route
         element={

@@ -41,7 +41,13 @@ describe('POST /spaces/:id/invitations', () => {
     expect(mail!.html).toContain(`href="${INVITE_LINK}${token}"`);
     const [row] = await t.sql<{ token_hash: string }>(sql`select token_hash from space_invitations where id = ${invitation.id}`);
     expect(row!.token_hash).not.toContain(token);
+    // Nor is any log line written when the link's page is opened, or the link looked up.
+    expect((await t.as(null).get(`/app/invitations/${token}`)).statusCode).toBeLessThan(504);
+    expect((await t.as(null).get(`/invitations/${token}`)).statusCode).toBe(200);
     expect(t.logs.filter((l) => l.includes(token) || l.includes('/app/invitations/'))).toEqual([]);
+    // (Other pages are logged as usual: the check above is not vacuous.)
+    await t.as(null).get('/app/login');
+    expect(t.logs.some((l) => l.includes('"/app/login"'))).toBe(true);
   });
 
   it('writes in the language of the address’s account, else in the inviter’s', async () => {
