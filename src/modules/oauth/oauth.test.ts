@@ -129,6 +129,20 @@ describe('OAuth for /mcp', () => {
     expect(await res.json()).toMatchObject({ code: 'MCP_DISABLED' });
   });
 
+  it('a member deactivated in the organization loses access at once: no request, no refresh', async () => {
+    const owner = await kit.org({ name: 'Owner' });
+    const member = await kit.member(owner, 'member');
+    const oauth = new MemoryOAuthClient('Member Agent');
+    await connectWithOAuth(base(), oauth, (url) => consentOverHttp(base(), url, member));
+    expect((await mcpPing(oauth.saved!.access_token)).status).toBe(200);
+    await kit.sql(sql`update organization_members set active = false where organization_id = ${owner.organizationId} and user_id = ${member.id}`);
+    expect((await mcpPing(oauth.saved!.access_token)).status).toBe(401);
+    const meta = await metadata();
+    await expect(
+      refreshAuthorization(base(), { metadata: meta, clientInformation: oauth.client!, refreshToken: oauth.saved!.refresh_token!, resource: new URL(`${base()}/mcp`) }),
+    ).rejects.toThrow(/grant/i);
+  });
+
   it('a denied consent sends the app back with access_denied and grants nothing', async () => {
     const board = await f.board(1);
     const oauth = new MemoryOAuthClient('Denied Agent');

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, call } from '../api/client';
@@ -7,6 +8,7 @@ import { AuthCard } from '../shell/AuthCard';
 import { AuthPage } from '../shell/AuthPage';
 import { useSession } from '../shell/session';
 import { scopeLabel } from './scopes';
+import { keepReturnPath, takeReturnPath } from './returnPath';
 import { t } from '../i18n';
 import './consent.css';
 
@@ -16,6 +18,8 @@ const loadRequest = (uid: string) => call(api.GET('/oauth/interaction/{uid}/deta
 function Consent({ uid }: { uid: string }) {
   const { data: request, error } = useQuery({ queryKey: ['oauth-request', uid], queryFn: () => loadRequest(uid), retry: false });
   const { busy, error: refused, run } = useSubmit();
+  // Signed in now: the way back kept for single sign-on is spent.
+  useEffect(() => void takeReturnPath(), []);
 
   const decide = (allow: boolean) =>
     run(async () => {
@@ -75,6 +79,10 @@ function Consent({ uid }: { uid: string }) {
 export function ConsentPage() {
   const uid = useParams().uid ?? '';
   const { signedIn } = useSession();
-  if (!signedIn) return <AuthPage intro={<p className="oauth-sign-in">{t('oauth.signInFirst')}</p>} />;
+  if (!signedIn) {
+    // Password, passkey and two-factor sign-in happen on this page; single sign-on leaves it and comes back through its callback.
+    keepReturnPath(`/oauth/${uid}`);
+    return <AuthPage intro={<p className="oauth-sign-in">{t('oauth.signInFirst')}</p>} />;
+  }
   return <Consent uid={uid} />;
 }

@@ -7,6 +7,7 @@ import { useSession } from './session';
 
 import { SIGNED_IN_WITH_OIDC } from './oidcSignOut';
 import { t } from '../i18n';
+import { takeReturnPath } from '../oauth/returnPath';
 
 // The sign-in in flight stays in this tab only: the callback completes where the sign-in began.
 const TRANSACTION_KEY = 'workboard.oidc.transaction';
@@ -78,7 +79,8 @@ export function SingleSignOnCallback() {
       .catch((err: unknown) => setError(errorText(err)));
   }, [signIn]);
 
-  if (done) return <Navigate to="/" replace />;
+  // Back where the sign-in was asked for: an app's consent screen (web/src/oauth) sends the browser through here.
+  if (done) return <Navigate to={takeReturnPath() ?? '/'} replace />;
   return (
     <main className="auth">
       <div className="auth-card">
