@@ -45,9 +45,16 @@ async function peakDuring<T>(server: RunningServer, work: () => Promise<T>): Pro
 /** Polls a job until it ends; answers it and the distinct progress values seen. */
 async function follow(server: RunningServer, session: string, url: string): Promise<{ job: Record<string, unknown>; steps: number }> {
   const seen = new Set<number>();
+  let last = { processed: 0, total: null as unknown };
   for (;;) {
     const job = (await call(server.url, session, 'GET', url)) as Record<string, unknown>;
     seen.add(job.processed as number);
+    // An import's progress only rises, against one total (issue 44: it read 3 / 0, then 0 / 0, on PostgreSQL).
+    const strict = url.includes('/imports/');
+    if (strict && ((job.processed as number) < last.processed || (last.total !== null && job.total !== last.total))) {
+      throw new Error(`${url}: progress went from ${last.processed} / ${last.total} to ${job.processed} / ${job.total}`);
+    }
+    last = { processed: job.processed as number, total: job.total };
     if (job.status !== 'queued' && job.status !== 'running') return { job, steps: seen.size };
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -86,11 +93,15 @@ try {
 
   const mib = (n: number) => n.toFixed(0);
   console.log(`\n${mode}: ${count} tasks, ${rows} rows exported, archive ${(statSync(file).size / 1048576).toFixed(1)} MiB; idle RSS ${mib(idle)} MiB`);
-  console.log('| step | seconds | peak RSS MiB | over idle MiB | progress values seen |');
-  console.log('|---|---|---|---|---|');
-  console.log(`| export (POST → succeeded) | ${exported.seconds.toFixed(1)} | ${mib(exported.peak)} | ${mib(exported.peak - idle)} | ${exported.result.steps} |`);
-  console.log(`| download (streamed to disk) | ${download.seconds.toFixed(1)} | ${mib(download.peak)} | ${mib(download.peak - idle)} | – |`);
-  console.log(`| import (upload, check, load → succeeded) | ${imported.seconds.toFixed(1)} | ${mib(imported.peak)} | ${mib(imported.peak - idle)} | ${imported.result.steps} |`);
+    // Issue 44: a client following a job must see it end at total / total.
+  const end = (job: Record<string, unknown>) => `${job.processed} / ${job.total}`;
+  console.log('| step | seconds | peak RSS MiB | over idle MiB | progress values seen | progress at the end |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| export (POST → succeeded) | ${exported.seconds.toFixed(1)} | ${mib(exported.peak)} | ${mib(exported.peak - idle)} | ${exported.result.steps} | ${end(exported.result.job)} |`);
+  console.log(`| download (streamed to disk) | ${download.seconds.toFixed(1)} | ${mib(download.peak)} | ${mib(download.peak - idle)} | – | – |`);
+  console.log(`| import (upload, check, load → succeeded) | ${imported.seconds.toFixed(1)} | ${mib(imported.peak)} | ${mib(imported.peak - idle)} | ${imported.result.steps} | ${end(imported.result.job)} |`);
+  const job = imported.result.job;
+  if (job.processed !== job.total || !(Number(job.total) > 0)) throw new Error(`the import ended at ${end(job)}, not at total / total`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
