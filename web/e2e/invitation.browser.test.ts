@@ -12,7 +12,7 @@ import { CHROMIUM, eventually, seriousViolations, signedInContext, useBrowser } 
  * revoked invitation's link says so in words.
  */
 
-const { t, smtp, send } = useEmailTestApp('invitation_browser');
+const { t, smtp, send } = useEmailTestApp('invitation_browser', {}, { showVerifications: true });
 const f = factories(t);
 // The app's publicUrl (the link's origin) is not where the test serves it: the path and token are kept.
 const INVITE_LINK = 'https://board.example.test/app/invitations/';
@@ -50,6 +50,23 @@ describe.runIf(CHROMIUM)('Invitations by email', () => {
     await eventually(() => page.getByRole('navigation').getByRole('link', { name: 'Design' }).count()).toBeGreaterThan(0);
     const me = await t.as(null).post('/auth/login', { email, password: 'a long enough passphrase' });
     expect(me.json().user).toMatchObject({ name: 'Nina New', emailVerified: true, activeOrganizationId: owner.organizationId });
+
+    // Settings > Profile: the new member moves to another address; its confirmation link confirms it.
+    const moved = `moved-${Date.now()}@example.test`;
+    await page.goto(`${base}/app/settings/profile`);
+    const section = page.getByRole('group', { name: 'Email address' });
+    await eventually(() => section.textContent()).toContain(`${email} (confirmed)`);
+    await section.getByRole('textbox', { name: 'New address' }).fill(moved);
+    await section.getByLabel('Current password').fill('a long enough passphrase');
+    expect(await seriousViolations(page, 'main')).toEqual([]);
+    await section.getByRole('button', { name: 'Change the address' }).click();
+    await eventually(() => section.getByRole('status').textContent()).toBe(`Changed: we sent a confirmation link to ${moved}`);
+    await eventually(() => section.textContent()).toContain(`${moved} (not confirmed yet`);
+    await send();
+    expect(smtp.to(email).at(-1)!.subject).toBe('The email address of your Workboard account was changed');
+    const confirm = new URL(linkIn(smtp.to(moved).at(-1)!, 'https://board.example.test/app/verify-email?token='));
+    await page.goto(`${base}${confirm.pathname}${confirm.search}`);
+    await eventually(() => page.getByRole('main').getByRole('status').textContent()).toBe('Your email address is confirmed.');
 
     // The admin's list has emptied; the link, opened again, says it was accepted.
     await settings.reload();

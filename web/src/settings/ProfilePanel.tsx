@@ -6,6 +6,7 @@ import { useAction, noop } from '../common/action';
 import { setTheme, themeChoice, type ThemeChoice } from '../common/theme';
 import { language, setLanguage, t, type Language } from '../i18n';
 import { NotificationEmailSection } from './NotificationEmailSection';
+import { EmailAddressSection } from './EmailAddressSection';
 import { ConnectedAppsSection } from './ConnectedAppsSection';
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
@@ -52,6 +53,7 @@ export function ProfilePanel() {
           <option value="dark">{t('profile.theme.dark')}</option>
         </select>
       </label>
+      <EmailAddressSection />
       <NotificationEmailSection />
       <ConnectedAppsSection />
     </section>
