@@ -35,7 +35,8 @@ describe('OAuth: hostile use', () => {
 
   it('refuses plain PKCE and a request without PKCE', async () => {
     const clientId = await publicClient();
-    for (const params of [{ code_challenge: verifier, code_challenge_method: 'plain' }, {}]) {
+    const cases: Array<Record<string, string>> = [{ code_challenge: verifier, code_challenge_method: 'plain' }, {}];
+    for (const params of cases) {
       const res = await fetch(authorizeUrl({ client_id: clientId, redirect_uri: REDIRECT_URL, ...params }), { redirect: 'manual' });
       const location = new URL(res.headers.get('location') ?? '', base());
       expect(location.href.startsWith(REDIRECT_URL), location.href).toBe(true);

@@ -29,13 +29,11 @@ export default async function oauthRoutes(app: App): Promise<void> {
     run: async (a) => void (await a.database.db.execute(sql`delete from oauth_records where expires_at <= now()`)),
   });
 
-  // Where the provider sends the browser to sign in and consent: the web client's consent page.
+  // Where the provider sends the browser to sign in and consent: the web client's consent page. A
+  // browser's address, not an API operation: left out of the OpenAPI document, like /oauth itself.
   app.get(
     `${OAUTH_PREFIX}/interaction/:uid`,
-    {
-      config: { public: true },
-      schema: { tags, summary: 'OAuth: the consent page of a sign-in request (a redirect into the web client)', security: [], params: S.InteractionParams, response: { 303: Type.Null() } },
-    },
+    { config: { public: true }, schema: { hide: true, params: S.InteractionParams, response: { 303: Type.Null() } } },
     async (request, reply) => reply.header('cache-control', 'no-store').redirect(`/app/oauth/${request.params.uid}`, 303),
   );
 
