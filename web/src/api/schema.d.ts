@@ -5544,23 +5544,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/oauth/interaction/{uid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** OAuth: the consent page of a sign-in request (a redirect into the web client) */
-        get: operations["getOauthInteraction"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/oauth/interaction/{uid}/details": {
         parameters: {
             query?: never;
@@ -15193,7 +15176,7 @@ export interface operations {
                     "application/json": {
                         /** @description the membership of every user named (added now, or already in the space with their role kept) */
                         members: components["schemas"]["SpaceMember"][];
-                        /** @description addresses of people outside the organization: pass them the space invite link */
+                        /** @description addresses of people outside the organization: invited by email when the service sends email (SMTP_URL); else pass them the space invite link */
                         emailed: string[];
                     };
                 };
@@ -44144,63 +44127,6 @@ export interface operations {
                         };
                         id: null;
                     };
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description rate limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description internal error (only requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getOauthInteraction: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the sign-in request, from the consent page address */
-                uid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            303: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description invalid input (VALIDATION_FAILED or a domain rule) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

@@ -32,7 +32,9 @@ export const ShareBody = Type.Object({
 
 export const ShareResult = Type.Object({
   members: Type.Array(SpaceMemberSchema, { description: 'the membership of every user named (added now, or already in the space with their role kept)' }),
-  emailed: Type.Array(Type.String(), { description: 'addresses of people outside the organization: pass them the space invite link' }),
+  emailed: Type.Array(Type.String(), {
+    description: 'addresses of people outside the organization: invited by email when the service sends email (SMTP_URL); else pass them the space invite link',
+  }),
 });
 
 export const RoleBody = Type.Object({ role: SpaceRoleSchema });
