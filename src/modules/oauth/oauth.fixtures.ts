@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { useTestApp, type TestKit, type TestUser } from '../../test/app.js';
+import type { Config } from '../../config.js';
 
 // Test-only helpers for the OAuth tests (no production code imports this).
 
@@ -18,7 +19,7 @@ export const OAUTH_TEST_SECRETS_KEY = Buffer.alloc(32, 45).toString('base64');
  * built. SECRETS_KEY is set so the authorization server has keys on PostgreSQL too, and is the same
  * in every OAuth test file: they share the worker's database, and so the signing key stored there.
  */
-export function useOAuthApp(): { kit: TestKit; base: () => string } {
+export function useOAuthApp(overrides: Partial<Config> = {}): { kit: TestKit; base: () => string } {
   let port = 0;
   beforeAll(async () => {
     port = await new Promise<number>((resolve, reject) => {
@@ -30,7 +31,7 @@ export function useOAuthApp(): { kit: TestKit; base: () => string } {
       });
     });
   });
-  const kit = useTestApp(() => ({ publicUrl: `http://127.0.0.1:${port}`, secretsKey: OAUTH_TEST_SECRETS_KEY }));
+  const kit = useTestApp(() => ({ publicUrl: `http://127.0.0.1:${port}`, secretsKey: OAUTH_TEST_SECRETS_KEY, ...overrides }));
   beforeAll(async () => {
     await kit.app.listen({ port, host: '127.0.0.1' });
   });

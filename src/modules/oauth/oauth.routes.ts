@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { read, write } from '../../platform/context.js';
@@ -8,7 +9,6 @@ import * as oauth from './oauth.service.js';
 import { decideInteraction, describeInteraction } from './oauth.interaction.js';
 import { mountProvider, providerLoader } from './oauth.mount.js';
 import { OAUTH_PREFIX } from './oauth.policy.js';
-import { sql } from 'drizzle-orm';
 
 const tags = ['AI agents (MCP)'];
 
@@ -22,11 +22,17 @@ export default async function oauthRoutes(app: App): Promise<void> {
   await app.register((scope) => mountProvider(scope, load));
 
   // Codes, sessions and interactions expire in minutes, tokens in days: their rows go once expired.
+  // Registration is open, so a client nobody allowed within 30 days goes too (an app that comes back registers again).
   registerJob(app, {
     name: 'oauth.purge',
     intervalMs: 60 * 60_000,
     exclusive: true,
-    run: async (a) => void (await a.database.db.execute(sql`delete from oauth_records where expires_at <= now()`)),
+    run: async (a) => {
+      await a.database.db.execute(sql`delete from oauth_records where expires_at <= now()`);
+      await a.database.db.execute(sql`
+        delete from oauth_records c where c.model = 'Client' and c.created_at < now() - interval '30 days'
+          and not exists (select 1 from oauth_records g where g.model = 'Grant' and g.payload->>'clientId' = c.id)`);
+    },
   });
 
   // Where the provider sends the browser to sign in and consent: the web client's consent page. A
