@@ -42,8 +42,10 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
   const projectIds = [...new Set(events.map((e) => e.projectId).filter((p): p is number => p !== null))];
   const reglamentIds = [...new Set(events.map((e) => reglamentIdOf(e.type, e.payload)).filter((r): r is number => r !== null))];
   const users = new Set(listeners.map((l) => l.userId));
-  // Hex digests, and an MCP session's `oauth:<grant id>` (URL-safe characters): safe inside an array literal.
+  // Hex digests and grant ids (URL-safe characters): safe inside an array literal.
   const hashes = [...new Set(listeners.map((l) => l.credentialHash))];
+  // An MCP session opened with an OAuth token is bound to its grant (`oauth:<grant id>`): live while the grant is.
+  const grantIds = hashes.filter((h) => h.startsWith('oauth:')).map((h) => h.slice('oauth:'.length));
   const [live, members, spaces, projectSpaces, reglamentSpaces] = await Promise.all([
     queryRows<{ hash: string }>(
       db,
@@ -52,7 +54,7 @@ export async function audienceOf(db: Db, organizationId: number, listeners: List
           select token_hash from api_tokens where token_hash = any(${`{${hashes.join(',')}}`}::text[]) and revoked_at is null
             and (expires_at is null or expires_at > now())
           union all
-          select 'oauth:' || id from oauth_records where model = 'Grant' and 'oauth:' || id = any(${`{${hashes.join(',')}}`}::text[])
+          select 'oauth:' || id from oauth_records where model = 'Grant' and id = any(${`{${grantIds.join(',')}}`}::text[])
             and (expires_at is null or expires_at > now())`,
     ),
     queryRows<{ userId: number; role: string }>(

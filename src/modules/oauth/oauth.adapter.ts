@@ -72,13 +72,12 @@ export function adapterFor(db: Db) {
       return this.findWhere(this.key(id), id);
     }
 
-    /** Sessions only; the session's own id comes back in its payload's absence, so it is looked up by uid alone. */
+    /** Sessions by their uid (the provider asks when a token is bound to a session, which ours are not). */
     async findByUid(uid: string): Promise<Payload | undefined> {
       const [row] = await db
         .select({ payload: oauthRecords.payload })
         .from(oauthRecords)
         .where(and(eq(oauthRecords.model, this.model), eq(oauthRecords.uid, uid), or(isNull(oauthRecords.expiresAt), gt(oauthRecords.expiresAt, sql`now()`))));
-      // A session found by uid without its id cannot be saved back under it: the provider then starts a new one.
       return row ? (row.payload as Payload) : undefined;
     }
 

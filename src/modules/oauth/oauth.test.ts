@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { discoverAuthorizationServerMetadata, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, ok, refused } from '../mcp/mcp.fixtures.js';
 import { factories } from '../../test/factories.js';
 import { MemoryOAuthClient, connectWithOAuth, consentOverHttp, useOAuthApp } from './oauth.fixtures.js';
@@ -64,6 +65,17 @@ describe('OAuth for /mcp', () => {
     expect(apps.statusCode).toBe(200);
     expect(apps.json()).toMatchObject([{ client: { name: 'Test OAuth Agent', redirectHosts: ['127.0.0.1:9'] }, scopes: ['tasks:read', 'tasks:write', 'docs:read'], organization: { id: owner.organizationId } }]);
     expect(apps.json()[0].lastUsedAt).not.toBeNull();
+  });
+
+  it("keeps an OAuth session's task subscription alive: its grant counts as the live credential", async () => {
+    const { client, owner, stages } = await connected();
+    const task = await f.task(owner, stages[0]!.id, { name: 'Watched through OAuth' });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: `workboard://task/${task.id}` });
+    await kit.as(owner).patch(`/tasks/${task.id}/name`, { name: 'Renamed' });
+    await expect.poll(() => updated, { timeout: 15_000 }).toContain(`workboard://task/${task.id}`);
+    await ok(client, 'get_task', { taskId: task.id });
   });
 
   it('refuses a token issued for another resource, and will not issue one', async () => {
