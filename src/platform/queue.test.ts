@@ -108,6 +108,21 @@ describe('DurableQueue: a table without status or updated_at, keyed by a uuid', 
   });
 });
 
+describe('DurableQueue: claim order', () => {
+  it('takes the longest due first, or the lowest key with order: key', async () => {
+    const older = await item(sql`now() - interval '1 minute'`);
+    const longerDue = await item(sql`now() - interval '1 hour'`);
+    const ours = sql`id in (${older}, ${longerDue})`;
+    const byDue = new DurableQueue(shape, { leaseMs: HOUR, retrySchedule: [] });
+    const byKey = new DurableQueue({ ...shape, order: 'key' }, { leaseMs: HOUR, retrySchedule: [] });
+    const [first] = await byKey.claim(db(), 1, ours, { anyTime: true });
+    expect(first!.id).toBe(older);
+    await t.sql(sql`update q_items set due_at = now() - interval '1 minute' where id = ${older}`);
+    const [second] = await byDue.claim(db(), 1, ours);
+    expect(second!.id).toBe(longerDue);
+  });
+});
+
 describe('DurableQueue: a NOT NULL due column', () => {
   it('keeps the due time of a settled row', async () => {
     const queue = new DurableQueue({ ...shape, clearDue: false }, { leaseMs: HOUR, retrySchedule: [] });

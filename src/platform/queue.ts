@@ -50,6 +50,12 @@ export interface QueueShape {
    * outcome is recorded (an attempt cut short, by a shutdown say, is not counted: it never happened).
    */
   countAt?: 'claim' | 'settle';
+  /**
+   * Which due rows a claim takes first: the longest due, or the lowest keys (a queue whose claim
+   * condition follows key order, like the messenger's oldest-of-its-chat, is walked in that index
+   * and stops at the limit; sorting its whole backlog by due time took 80 ms for 20,000 rows, not 0.5).
+   */
+  order?: 'due' | 'key';
 }
 
 export interface QueueOptions {
@@ -83,6 +89,7 @@ export class DurableQueue<K extends number | string = number> {
   private readonly names: { pending: string; done: string; failed: string };
   private readonly touched: SQL;
   private readonly settledDue: SQL;
+  private readonly order: SQL;
 
   constructor(
     private readonly shape: QueueShape,
@@ -96,6 +103,7 @@ export class DurableQueue<K extends number | string = number> {
     this.names = { pending: shape.pending ?? 'pending', done: shape.done ?? 'sent', failed: shape.failed ?? 'failed' };
     this.touched = shape.updatedAt === null ? sql`` : sql`, ${sql.identifier(shape.updatedAt ?? 'updated_at')} = now()`;
     this.settledDue = shape.clearDue === false ? sql`` : sql`, ${this.due} = null`;
+    this.order = shape.order === 'key' ? sql`${this.key}` : sql`${this.due}, ${this.key}`;
   }
 
   private get countsAtClaim(): boolean {
@@ -107,7 +115,7 @@ export class DurableQueue<K extends number | string = number> {
   }
 
   /**
-   * Takes up to `limit` due rows (oldest due first), `where` narrowing them (a condition on the
+   * Takes up to `limit` due rows (in the shape's order), `where` narrowing them (a condition on the
    * queue's own columns, the table named as itself). `anyTime` takes them due or not: for rows a
    * caller queued and works on itself right away (a ping's delivery, a request's own deletions).
    */
@@ -119,7 +127,7 @@ export class DurableQueue<K extends number | string = number> {
       sql`with due as (
             select ${this.key} from ${this.table}
             where ${this.isPending} and ${due} and ${where}
-            order by ${this.due}, ${this.key}
+            order by ${this.order}
             limit ${limit}
             for update skip locked)
           update ${this.table} q set ${this.due} = now() + make_interval(secs => ${this.options.leaseMs / 1000}) ${counted} ${this.touched}

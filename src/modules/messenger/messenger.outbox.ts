@@ -128,7 +128,7 @@ const BATCH = 20;
  * and the tenth is the last.
  */
 const queue = new DurableQueue(
-  { table: 'messenger_outbox', clearDue: false, updatedAt: null },
+  { table: 'messenger_outbox', clearDue: false, updatedAt: null, order: 'key' },
   { leaseMs: 60_000, retrySchedule: (attempt) => (attempt >= 10 ? undefined : Math.min(3600, 2 ** attempt) * 1000) },
 );
 

@@ -75,7 +75,8 @@ export class WebhookSender {
 
   private async round(): Promise<number> {
     // A disabled webhook's deliveries wait for it to be enabled again; its ping is sent all the same.
-    const enabled = sql`(webhook_deliveries.event_type = 'webhook.ping' or exists (select 1 from webhooks w where w.id = webhook_deliveries.webhook_id and w.enabled))`;
+    // (`in`, not a correlated `exists`: under the `or`, that one was planned twice as slow as the old join.)
+    const enabled = sql`(event_type = 'webhook.ping' or webhook_id in (select id from webhooks where enabled))`;
     const batch = await this.load(await this.queue.claim(this.app.database.db, this.config.webhookConcurrency, enabled));
     await Promise.all(batch.map((d) => this.attemptAndRecord(d)));
     return batch.length;
