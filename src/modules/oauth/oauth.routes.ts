@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { read, write } from '../../platform/context.js';
@@ -21,19 +20,7 @@ export default async function oauthRoutes(app: App): Promise<void> {
   const load = providerLoader(app);
   await app.register((scope) => mountProvider(scope, load));
 
-  // Codes, sessions and interactions expire in minutes, tokens in days: their rows go once expired.
-  // Registration is open, so a client nobody allowed within 30 days goes too (an app that comes back registers again).
-  registerJob(app, {
-    name: 'oauth.purge',
-    intervalMs: 60 * 60_000,
-    exclusive: true,
-    run: async (a) => {
-      await a.database.db.execute(sql`delete from oauth_records where expires_at <= now()`);
-      await a.database.db.execute(sql`
-        delete from oauth_records c where c.model = 'Client' and c.created_at < now() - interval '30 days'
-          and not exists (select 1 from oauth_records g where g.model = 'Grant' and g.payload->>'clientId' = c.id)`);
-    },
-  });
+  registerJob(app, { name: 'oauth.purge', intervalMs: 60 * 60_000, exclusive: true, run: (a) => oauth.purgeOAuthRecords(a.database.db) });
 
   // Where the provider sends the browser to sign in and consent: the web client's consent page. A
   // browser's address, not an API operation: left out of the OpenAPI document, like /oauth itself.

@@ -86,3 +86,15 @@ export async function revokeConnectedApp(ctx: Ctx, grantId: string): Promise<voi
   await ctx.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grant.id));
   await ctx.db.delete(oauthRecords).where(and(eq(oauthRecords.model, 'Grant'), eq(oauthRecords.id, grant.id)));
 }
+
+/**
+ * Codes, sessions and interactions expire in minutes, tokens in days: their rows go once expired.
+ * Registration is open, so a client nobody allowed within 30 days goes too (an app that comes back
+ * registers again). Hourly, by one instance.
+ */
+export async function purgeOAuthRecords(db: Queryable): Promise<void> {
+  await db.execute(sql`delete from oauth_records where expires_at <= now()`);
+  await db.execute(sql`
+    delete from oauth_records c where c.model = 'Client' and c.created_at < now() - interval '30 days'
+      and not exists (select 1 from oauth_records g where g.model = 'Grant' and g.payload->>'clientId' = c.id)`);
+}
