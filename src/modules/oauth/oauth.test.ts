@@ -51,6 +51,17 @@ describe('OAuth for /mcp', () => {
     });
   });
 
+  it('generates its signing key once and keeps it encrypted: the JWKS publishes only the public part, the log never sees it', async () => {
+    const jwks = (await (await fetch(`${base()}/oauth/jwks`)).json()) as { keys: Array<Record<string, string>> };
+    const rows = await kit.sql<{ kid: string; encrypted: string }>(sql`select kid, encrypted from oauth_keys`);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(jwks.keys.map((k) => k.kid)).toContain(rows[0]!.kid);
+    for (const key of jwks.keys) expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    const stored = JSON.parse(kit.app.secrets.decrypt(rows[0]!.encrypted, `oauth-signing-key:${rows[0]!.kid}`)) as { d: string; n: string };
+    expect(rows[0]!.encrypted).not.toContain(stored.n.slice(0, 40));
+    expect(kit.logs.join('\n')).not.toContain(stored.d.slice(0, 40));
+  });
+
   it('goes through discovery, registration, consent with PKCE and the code exchange; the token works on /mcp and is stored only hashed', async () => {
     const { client, oauth, owner } = await connected();
     const work = await ok(client, 'my_work', {});
