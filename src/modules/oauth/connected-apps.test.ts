@@ -106,6 +106,20 @@ describe('the consent screen’s calls', () => {
     expect((await kit.as(user).get('/user/connected-apps')).json()).toEqual([]);
   });
 
+  it('refuse to allow an app while the organization has AI agents turned off', async () => {
+    const { uid, jar } = await pendingConsent();
+    const user = await kit.org({ name: 'Switched off' });
+    expect((await kit.as(user).patch('/user/organization/mcp-enabled', { mcpEnabled: false })).statusCode).toBe(200);
+    const res = await fetch(`${base()}/oauth/interaction/${uid}/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: jar.header, 'service-session': user.session },
+      body: JSON.stringify({ allow: true }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'MCP_DISABLED' });
+    expect((await kit.as(user).get('/user/connected-apps')).json()).toEqual([]);
+  });
+
   it('a consent page opened in the browser goes to the web client', async () => {
     const res = await fetch(`${base()}/oauth/interaction/abcdefghijklmnop`, { redirect: 'manual' });
     expect(res.status).toBe(303);
