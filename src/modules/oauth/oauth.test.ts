@@ -68,6 +68,8 @@ describe('OAuth for /mcp', () => {
     expect(work).toBeTruthy();
     await ok(client, 'create_task', { project: (await ok<{ projects: Array<{ name: string }> }>(client, 'list_projects', {})).projects[0]!.name, title: 'Filed through OAuth' });
     const token = oauth.saved!.access_token;
+    // Issued for /mcp, and nothing else: the rest of the API does not know it.
+    expect((await fetch(`${base()}/user/organization`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect(oauth.saved).toMatchObject({ token_type: expect.stringMatching(/bearer/i), refresh_token: expect.any(String) });
     expect(oauth.saved!.expires_in).toBeLessThanOrEqual(900);
     const raw = await kit.sql<{ n: number }>(sql`select count(*)::int as n from oauth_records where id = ${token} or payload::text like ${`%${token}%`}`);
