@@ -40,8 +40,7 @@ LABEL org.opencontainers.image.title="Workboard" \
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/data \
-    NODE_OPTIONS="--enable-source-maps"
+    DATA_DIR=/data
 
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

@@ -14,6 +14,6 @@ try {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 }
-// Stack traces in the logs name src/*.ts lines (about 15 MB of memory for the maps).
-process.setSourceMapsEnabled(true);
+// No process.setSourceMapsEnabled here: Node would parse every module's map at load (17 MB held);
+// the server maps a stack's frames when one is formatted (src/platform/stack-traces.ts).
 await import(pathToFileURL(path.join(dist, 'server.js')).href);

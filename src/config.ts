@@ -180,6 +180,8 @@ export interface Config {
   readCache: boolean;
   /** Memory the read cache may hold, answers and credentials together. */
   readCacheMaxBytes: number;
+  /** V8's heap growing factor past the live heap, in percent (HEAP_GROWTH_PERCENT); 0: V8's own. */
+  heapGrowthPercent: number;
   /** Bearer token GET /metrics asks for (METRICS_TOKEN); unset, the metrics are open to anyone who reaches the port. */
   metricsToken: string | null;
   /** Applied by tests: skip migrations because the database image is already migrated. */
@@ -297,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oidcOnly: v.OIDC_ONLY,
     readCache: v.READ_CACHE,
     readCacheMaxBytes: v.READ_CACHE_MAX_MB * 1024 * 1024,
+    heapGrowthPercent: v.HEAP_GROWTH_PERCENT,
     metricsToken: v.METRICS_TOKEN,
     skipMigrations: false,
     ...overrides,

@@ -3,10 +3,15 @@ import { faultOf } from './db/faults.js';
 import { waitForDatabase } from './db/wait-for-database.js';
 import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
+import { applyMemorySettings } from './platform/memory.js';
+import { mapCompiledStackTraces } from './platform/stack-traces.js';
 
 // Entry point: listen, and on SIGTERM/SIGINT stop accepting, let in-flight requests finish, then
 // close the database (PGlite must be closed or its data directory may need recovery).
+// Stack traces name src/*.ts lines, each map read when a stack is (docs/performance.md, issue 42).
+mapCompiledStackTraces(import.meta.dirname);
 const config = loadConfigOrExit();
+applyMemorySettings(config);
 const started = performance.now();
 
 let app: FastifyInstance | null = null;

@@ -3,7 +3,6 @@ import { queryRows, type Queryable } from '../../db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { iso } from '../../platform/http.js';
 import type { PublicPageDto } from './docs.schemas.js';
-import { renderSafeHtml } from './render.js';
 
 /** Published children shown on a public page, at most this many (a public page is not a list endpoint). */
 const PUBLIC_CHILDREN_LIMIT = 500;
@@ -25,6 +24,8 @@ export async function readPublicPage(db: Queryable, publicToken: string): Promis
         where parent_page_id = ${page.id} and public_token is not null and archived_at is null
         order by "order", id limit ${PUBLIC_CHILDREN_LIMIT}`,
   );
+  // The Markdown renderer and the sanitizer (13 MB with postcss) load with the first public page (issue 42).
+  const { renderSafeHtml } = await import('./render.js');
   return {
     name: page.name,
     icon: page.icon,

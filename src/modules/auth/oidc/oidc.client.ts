@@ -1,4 +1,8 @@
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
+
+// Loaded with the first sign-in, not at start: most servers never configure single sign-on, and the
+// library with its JOSE code holds about 6 MB (issue 42).
+const openId = () => import('openid-client');
 import type { Config } from '../../../config.js';
 import { AppError } from '../../../platform/errors.js';
 import { allowedHostsOf, guardedFetch, isAllowListed, type OutboundSubject, type RefusalLog } from '../../../platform/outbound.js';
@@ -23,7 +27,7 @@ const providerFailed = (what: string) => new AppError('OIDC_PROVIDER_FAILED', `t
  * (enableNonRepudiationChecks): the issue asks for it, and it keeps a proxy from minting tokens.
  */
 export class OidcClient {
-  private discovered: Promise<client.Configuration> | null = null;
+  private discovered: Promise<OpenId.Configuration> | null = null;
 
   constructor(
     private readonly settings: OidcSettings,
@@ -31,7 +35,7 @@ export class OidcClient {
     private readonly log: RefusalLog & { warn(details: Record<string, unknown>, message: string): void },
   ) {}
 
-  private provider(): Promise<client.Configuration> {
+  private provider(): Promise<OpenId.Configuration> {
     this.discovered ??= this.discover().catch((err: unknown) => {
       this.discovered = null;
       this.log.warn({ reason: (err as Error).message }, 'single sign-on: discovery failed');
@@ -40,13 +44,14 @@ export class OidcClient {
     return this.discovered;
   }
 
-  private async discover(): Promise<client.Configuration> {
+  private async discover(): Promise<OpenId.Configuration> {
     const issuer = new URL(this.settings.issuer);
     const allowedHosts = allowedHostsOf(this.config);
     // Plain http only where the operator allowed a local host (on-premises providers, tests).
     const insecure = issuer.protocol === 'http:' && isAllowListed(issuer, allowedHosts);
+    const client = await openId();
     return client.discovery(issuer, this.settings.clientId, undefined, client.ClientSecretBasic(this.settings.clientSecret), {
-      [client.customFetch]: guardedFetch({ allowedHosts, subject: SUBJECT, log: this.log }) as client.CustomFetch,
+      [client.customFetch]: guardedFetch({ allowedHosts, subject: SUBJECT, log: this.log }) as OpenId.CustomFetch,
       execute: insecure ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
       timeout: 10,
     });
@@ -54,6 +59,7 @@ export class OidcClient {
 
   async authorizationUrl(checks: SignInChecks): Promise<string> {
     const provider = await this.provider();
+    const client = await openId();
     const scope = [...new Set(['openid', ...this.settings.scopes.split(/\s+/).filter(Boolean)])].join(' ');
     return client
       .buildAuthorizationUrl(provider, {
@@ -74,6 +80,7 @@ export class OidcClient {
    */
   async redeem(callbackParams: Record<string, string>, checks: SignInChecks, wanted: string[]): Promise<Claims> {
     const provider = await this.provider();
+    const client = await openId();
     const currentUrl = new URL(this.settings.redirectUri);
     for (const [k, v] of Object.entries(callbackParams)) currentUrl.searchParams.set(k, v);
     let claims: Claims;
@@ -109,6 +116,7 @@ export class OidcClient {
   async endSessionUrl(): Promise<string | null> {
     const provider = await this.provider().catch(() => null);
     if (!provider?.serverMetadata().end_session_endpoint) return null;
+    const client = await openId();
     return client
       .buildEndSessionUrl(provider, { client_id: this.settings.clientId, post_logout_redirect_uri: this.settings.postLogoutRedirectUri })
       .toString();

@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
 import type { SignInChecks } from './oidc.client.js';
 
 /**
@@ -15,7 +14,9 @@ export const TRANSACTION_MINUTES = 10;
 const keyOf = (clientSecret: string) => Buffer.from(hkdfSync('sha256', clientSecret, 'workboard', 'oidc sign-in transaction v1', 32));
 
 export function newTransaction(clientSecret: string): { checks: SignInChecks; sealed: string; expiresAt: Date } {
-  const checks = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier: client.randomPKCECodeVerifier() };
+  // 32 random bytes each, base64url: what openid-client's randomState/randomNonce/randomPKCECodeVerifier make.
+  const random = () => randomBytes(32).toString('base64url');
+  const checks = { state: random(), nonce: random(), codeVerifier: random() };
   const expiresAt = new Date(Date.now() + TRANSACTION_MINUTES * 60_000);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyOf(clientSecret), iv);
