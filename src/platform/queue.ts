@@ -179,9 +179,11 @@ export class DurableQueue<K extends number | string = number> {
     return sql`${this.key} = ${claim.id} and attempts = ${before} and ${this.isPending}`;
   }
 
-  /** `counts`: the settle records the attempt (counted here when the claim did not). */
+  /** `counts`: this outcome uses up the attempt (release gives it back). */
   private async settle(db: Queryable, claim: Claim<K>, set: SQL, counts = true): Promise<boolean> {
-    const attempts = this.countsAtClaim ? (counts ? sql`` : sql`, attempts = ${claim.attempt - 1}`) : counts ? sql`, attempts = ${claim.attempt}` : sql``;
+    let attempts = sql``;
+    if (counts && !this.countsAtClaim) attempts = sql`, attempts = ${claim.attempt}`;
+    if (!counts && this.countsAtClaim) attempts = sql`, attempts = ${claim.attempt - 1}`;
     const rows = await queryRows(db, sql`update ${this.table} set ${set} ${attempts} ${this.touched} where ${this.claimed(claim)} returning 1`);
     return rows.length > 0;
   }
