@@ -25,7 +25,7 @@ export const NotificationEmailBody = Type.Object({
   hour: NotificationEmailSchema.properties.hour,
   timeZone: NotificationEmailSchema.properties.timeZone,
   mentionsImmediately: Type.Optional(NotificationEmailSchema.properties.mentionsImmediately),
-});
+}, { $id: 'NotificationEmailInput' });
 export type NotificationEmailInput = Static<typeof NotificationEmailBody>;
 
 export const UnsubscribeQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'the signed token of the List-Unsubscribe URL' }) });

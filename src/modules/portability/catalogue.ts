@@ -112,6 +112,8 @@ export const CATALOGUE: Record<string, Classification> = {
   user_two_factor: { export: false, reason: 'secret', why: 'a user’s TOTP secret (an account’s, not an organization’s)' },
   two_factor_recovery_codes: { export: false, reason: 'secret', why: 'hashes of a user’s recovery codes' },
   sign_in_challenges: { export: false, reason: 'secret', why: 'half-finished sign-ins awaiting a code' },
+  oauth_keys: { export: false, reason: 'secret', why: 'the OAuth authorization server’s signing keys, sealed with this instance’s SECRETS_KEY' },
+  oauth_records: { export: false, reason: 'secret', why: 'OAuth clients, grants, codes and tokens (hashed): connected apps sign in again on the new instance' },
   passkeys: { export: false, reason: 'secret', why: 'a user’s WebAuthn credentials, bound to this service’s relying-party id' },
   passkey_challenges: { export: false, reason: 'secret', why: 'WebAuthn challenges in flight' },
   password_reset_tokens: { export: false, reason: 'secret', why: 'hashes of emailed password-reset and account-claim links' },

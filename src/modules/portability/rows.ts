@@ -88,7 +88,9 @@ export async function setColumn(db: Queryable, table: string, column: string, pa
   );
 }
 
-/** After rows were inserted with their ids: the identity sequence continues past the largest. */
+/** After rows were inserted with their ids: the identity sequence continues past the largest (a table keyed by text, say OAuth's records, has none). */
 export async function resetSequence(db: Queryable, table: string): Promise<void> {
+  const [own] = await queryRows<{ seq: string | null }>(db, sql`select pg_get_serial_sequence(${table}, 'id') as seq`);
+  if (!own?.seq) return;
   await db.execute(sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${ident(table)}), 0) + 1, false)`);
 }

@@ -7926,6 +7926,19 @@ export interface components {
             /** @description mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added) */
             mentionsImmediately: boolean;
         };
+        NotificationEmailInput: {
+            /**
+             * @description off; immediate (within a minute); hourly digest; daily digest at `hour` in `timeZone` (the default)
+             * @enum {string}
+             */
+            mode: "off" | "immediate" | "hourly" | "daily";
+            /** @description the local hour of the daily digest */
+            hour: number;
+            /** @description an IANA time zone, e.g. Europe/Berlin */
+            timeZone: string;
+            /** @description mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added) */
+            mentionsImmediately?: boolean;
+        };
         OAuthDecision: {
             /** @description where the browser goes next: back to the authorization server, which sends it on to the app */
             redirectTo: string;
@@ -44564,19 +44577,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description off; immediate (within a minute); hourly digest; daily digest at `hour` in `timeZone` (the default)
-                     * @enum {string}
-                     */
-                    mode: "off" | "immediate" | "hourly" | "daily";
-                    /** @description the local hour of the daily digest */
-                    hour: number;
-                    /** @description an IANA time zone, e.g. Europe/Berlin */
-                    timeZone: string;
-                    /** @description mentions are emailed at once (within a minute) even when the rest goes by hourly or daily digest; nothing goes when mode is off (added) */
-                    mentionsImmediately?: boolean;
-                };
+                "application/json": components["schemas"]["NotificationEmailInput"];
             };
         };
         responses: {

@@ -1,2 +1,0 @@
--- Placeholder reserved for a migration in progress; replaced by its real statements.
-SELECT 1;
