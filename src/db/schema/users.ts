@@ -30,3 +30,10 @@ export const users = pgTable(
     check('users_language_check', sql`${t.language} in ('en','ru')`),
   ],
 );
+
+/**
+ * The password hash of an account made for a person who has none here (an organization import): it
+ * cannot sign in (no password hashes to this) until the person sets one from the emailed claim link;
+ * until then it is a pending invitation.
+ */
+export const INVITED_PASSWORD_HASH = '!invited';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import { registerJob } from '../../platform/jobs.js';
-import { INVITED_PASSWORD_HASH } from '../portability/load.js';
+import { INVITED_PASSWORD_HASH } from '../../db/schema/users.js';
 import { digest, type DigestItem } from './email.digest.js';
 import { languageOf } from './email.layout.js';
 import { queueEmail, wakeEmail } from './email.outbox.js';

@@ -5,7 +5,7 @@ import { commonCases } from '../../test/common-cases.js';
 
 const t = useTestApp();
 const MEMBER_KEYS = [
-  'active', 'avatar', 'birthDate', 'codeHostLink', 'deleted', 'email', 'id', 'jobTitle', 'lastActivityDate', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'role', 'userId',
+  'active', 'avatar', 'birthDate', 'codeHostLink', 'deleted', 'email', 'id', 'jobTitle', 'lastActivityDate', 'messengerConnected', 'messengerLink', 'name', 'pending', 'phoneNumber', 'role', 'userId',
 ];
 
 const memberOf = async (viewer: TestUser, userId: number) =>

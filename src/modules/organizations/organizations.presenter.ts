@@ -1,4 +1,5 @@
 import type { organizationMembers, organizations, subscriptions } from '../../db/schema/index.js';
+import { INVITED_PASSWORD_HASH } from '../../db/schema/users.js';
 import { iso } from '../../platform/http.js';
 import type { OrgRole } from '../../platform/auth.js';
 import type { UserRow } from '../users/users.presenter.js';
@@ -26,6 +27,7 @@ export function presentMember(member: MemberRow, user: UserRow, avatarKey: strin
     deleted: member.deletedAt !== null,
     active: member.active && member.deletedAt === null,
     role: member.role,
+    pending: user.passwordHash === INVITED_PASSWORD_HASH ? 'unclaimed' : null,
   };
 }
 

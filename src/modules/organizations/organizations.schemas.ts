@@ -20,6 +20,12 @@ export const MemberSchema = Type.Object(
     deleted: Type.Boolean({ description: 'removed from the organization (kept so old tasks can name them)' }),
     active: Type.Boolean({ description: 'false when deactivated' }),
     role: OrgRoleSchema,
+    pending: Nullable(
+      Type.Literal('unclaimed', {
+        description:
+          'added: why this member cannot sign in yet; `unclaimed`: the account was made by an organization import and its person has not set a password from the emailed claim link. null for everyone else',
+      }),
+    ),
   },
   { $id: 'Member' },
 );

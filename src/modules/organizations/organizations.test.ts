@@ -14,7 +14,7 @@ const ORGANIZATION_KEYS = [
   'ownerId', 'role', 'subscription', 'trialEndDate', 'uniqueSpaceUsersCount', 'updatedAt',
 ];
 const MEMBER_KEYS = [
-  'active', 'avatar', 'birthDate', 'codeHostLink', 'deleted', 'email', 'id', 'jobTitle', 'lastActivityDate', 'messengerConnected', 'messengerLink', 'name', 'phoneNumber', 'role', 'userId',
+  'active', 'avatar', 'birthDate', 'codeHostLink', 'deleted', 'email', 'id', 'jobTitle', 'lastActivityDate', 'messengerConnected', 'messengerLink', 'name', 'pending', 'phoneNumber', 'role', 'userId',
 ];
 const SUBSCRIPTION_KEYS = ['active', 'datePay', 'id', 'interval', 'price', 'usersCount'];
 

@@ -24,7 +24,11 @@ describe('imported members claim their accounts', () => {
     expect(job).toMatchObject({ status: 'succeeded', report: { counts: { usersInvited: 1 } } });
     const [invited] = await t.sql<{ id: number; password_hash: string }>(sql`select id, password_hash from users where email = ${member.email}`);
     expect(invited!.password_hash).toBe(INVITED_PASSWORD_HASH);
-    // Not yet: a pending invitation cannot sign in.
+    // Not yet: a pending invitation cannot sign in, and the organization's member list says why.
+    expect((await t.as(importer).patch('/user/organizations/active', { organizationId: job.importedOrganizationId })).statusCode).toBe(200);
+    const pendingOf = async () =>
+      ((await t.as(importer).get('/user/organization')).json().members as { email: string; pending: string | null }[]).map((m) => [m.email, m.pending]);
+    expect(await pendingOf()).toEqual(expect.arrayContaining([[member.email, 'unclaimed'], [importer.email, null]]));
     expectProblem(await t.as(null).post('/auth/login', { email: member.email, password: 'my first password' }), 401);
 
     await send();
@@ -42,6 +46,7 @@ describe('imported members claim their accounts', () => {
     const login = await t.as(null).post('/auth/login', { email: member.email, password: 'my first password' });
     expect(login.statusCode).toBe(201);
     expect(login.json().user.id).toBe(Number(invited!.id));
+    expect(await pendingOf()).toEqual(expect.arrayContaining([[member.email, null]]));
     expectProblem(await t.as(null).post('/auth/password-reset/confirm', { token, password: 'again and again' }), 400, 'RESET_TOKEN_INVALID');
     expect(t.logs.filter((l) => l.includes(token) || l.includes('reset-password?'))).toEqual([]);
   });

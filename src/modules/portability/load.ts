@@ -9,12 +9,9 @@ import { JSON_ID_KEYS, type TableInfo } from './catalogue.js';
 import { rewriteRow, type Resolver } from './remap.js';
 import { insertRows, newIds, setColumn } from './rows.js';
 import { Report } from './report.js';
+import { INVITED_PASSWORD_HASH } from '../../db/schema/users.js';
 
-/**
- * An account made for a person of the archive who has none here: it cannot sign in (no password
- * hashes to this) until the person sets one; until then it is a pending invitation.
- */
-export const INVITED_PASSWORD_HASH = '!invited';
+export { INVITED_PASSWORD_HASH };
 
 type Row = Record<string, unknown>;
 

@@ -7823,6 +7823,7 @@ export interface components {
             /** @description false when deactivated */
             active: boolean;
             role: "owner" | "admin" | "member";
+            pending: "unclaimed" | null;
         };
         MemberActivity: {
             userId: number;

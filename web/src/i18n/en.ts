@@ -320,6 +320,8 @@ export const en = {
   'members.roleOf': "Role of {name}",
   'members.active': "Active",
   'members.deactivated': "Deactivated",
+  'members.unclaimed': "Not claimed yet",
+  'members.unclaimedHint': "Imported with the organization: this person signs in once they set a password from the emailed link",
   'members.deactivate': "Deactivate",
   'members.activate': "Activate",
   'members.deactivateName': "Deactivate {name}",

@@ -322,6 +322,8 @@ export const ru: Record<MessageKey, string> = {
   'members.roleOf': "Роль: {name}",
   'members.active': "Активен",
   'members.deactivated': "Отключён",
+  'members.unclaimed': "Ещё не вошёл",
+  'members.unclaimedHint': "Перенесён вместе с организацией: человек сможет войти, когда задаст пароль по ссылке из письма",
   'members.deactivate': "Отключить",
   'members.activate': "Включить",
   'members.deactivateName': "Отключить {name}",

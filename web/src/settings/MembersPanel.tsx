@@ -36,7 +36,10 @@ function MemberRow({ member, manage }: { member: Member; manage: boolean }) {
           t(ROLE_NAMES[member.role])
         )}
       </td>
-      <td>{member.active ? t('members.active') : t('members.deactivated')}</td>
+      <td>
+        {member.active ? t('members.active') : t('members.deactivated')}
+        {member.pending === 'unclaimed' && <span title={t('members.unclaimedHint')}> · {t('members.unclaimed')}</span>}
+      </td>
       <td className="actions">
         {manage && (
           <>

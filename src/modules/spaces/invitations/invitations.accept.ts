@@ -10,7 +10,7 @@ import { scopeEvents } from '../../../platform/events.js';
 import { openSession, type ClientInfo } from '../../auth/auth.service.js';
 import { assertPasswordSignIn } from '../../auth/oidc/oidc.policy.js';
 import { addOrganizationMember, emitMemberCreated, loadOrganization } from '../../organizations/organizations.service.js';
-import { INVITED_PASSWORD_HASH } from '../../portability/load.js';
+import { INVITED_PASSWORD_HASH } from '../../../db/schema/users.js';
 import { loadUser } from '../../users/users.service.js';
 import { addSpaceMembers, emitMembersAdded, loadMember } from '../members/members.service.js';
 import type { SpaceMemberDto } from '../members/members.schemas.js';
