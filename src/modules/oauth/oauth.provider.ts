@@ -31,7 +31,7 @@ export async function buildProvider(app: FastifyInstance): Promise<Provider> {
   const db = app.database.db;
   const provider = new Provider(publicUrl, {
     adapter: adapterFor(db),
-    jwks: { keys: await signingKeys(db, app.secrets) },
+    jwks: { keys: await signingKeys(db, app.secrets, app.log) },
     cookies: { keys: cookieKeys(app.secrets), long: { signed: true, sameSite: 'lax' }, short: { signed: true, sameSite: 'lax' } },
     clients: [],
     clientAuthMethods: ['none'],

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { SecretBox } from '../../platform/secrets.js';
+import { signingKeys } from './oauth.keys.js';
 import { discoverAuthorizationServerMetadata, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, ok, refused } from '../mcp/mcp.fixtures.js';
@@ -53,13 +56,28 @@ describe('OAuth for /mcp', () => {
 
   it('generates its signing key once and keeps it encrypted: the JWKS publishes only the public part, the log never sees it', async () => {
     const jwks = (await (await fetch(`${base()}/oauth/jwks`)).json()) as { keys: Array<Record<string, string>> };
-    const rows = await kit.sql<{ kid: string; encrypted: string }>(sql`select kid, encrypted from oauth_keys`);
+    // The worker's database may also hold keys other files' apps stored under another SECRETS_KEY.
+    const rows = (await kit.sql<{ kid: string; encrypted: string }>(sql`select kid, encrypted from oauth_keys`)).filter((r) => jwks.keys.some((k) => k.kid === r.kid));
     expect(rows.length).toBeGreaterThanOrEqual(1);
-    expect(jwks.keys.map((k) => k.kid)).toContain(rows[0]!.kid);
     for (const key of jwks.keys) expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
     const stored = JSON.parse(kit.app.secrets.decrypt(rows[0]!.encrypted, `oauth-signing-key:${rows[0]!.kid}`)) as { d: string; n: string };
     expect(rows[0]!.encrypted).not.toContain(stored.n.slice(0, 40));
     expect(kit.logs.join('\n')).not.toContain(stored.d.slice(0, 40));
+  });
+
+  it('keeps working when SECRETS_KEY changed: keys it cannot open are left unused (named in the log by kid), and a new one is made', async () => {
+    const other = SecretBox.fromKey(randomBytes(32).toString('base64'));
+    const warnings: Array<{ kid: string }> = [];
+    const keys = await signingKeys(kit.app.database.db, other, { warn: (details) => warnings.push(details as { kid: string }) });
+    expect(keys).toHaveLength(1);
+    const rows = await kit.sql<{ kid: string; encrypted: string }>(sql`select kid, encrypted from oauth_keys`);
+    // The new key is stored under the new box; the old ones are still there, named in the warnings.
+    const fresh = rows.find((r) => r.kid === keys[0]!.kid)!;
+    expect(JSON.parse(other.decrypt(fresh.encrypted, `oauth-signing-key:${fresh.kid}`))).toMatchObject({ kid: fresh.kid, kty: 'RSA' });
+    expect(warnings.map((w) => w.kid).sort()).toEqual(rows.filter((r) => r.kid !== fresh.kid).map((r) => r.kid).sort());
+    // Opened again with the same box: that key, and no other made.
+    expect((await signingKeys(kit.app.database.db, other)).map((k) => k.kid)).toEqual([fresh.kid]);
+    await kit.sql(sql`delete from oauth_keys where kid = ${fresh.kid}`);
   });
 
   it('goes through discovery, registration, consent with PKCE and the code exchange; the token works on /mcp and is stored only hashed', async () => {
