@@ -53,6 +53,27 @@ describe.skipIf(!CHROMIUM)('forms and errors in Chromium', () => {
     await eventually(async () => ((await t.as(owner).get(`/projects/${project.id}/tasks`)).json() as Array<{ name: string }>).map((x) => x.name)).toContain('Survives the network');
     expect(stages.length).toBe(1);
 
+    // The answer lost after the server made the card: Retry, then Enter on the text still in the
+    // field, send the same Idempotency-Key, so the card is made once.
+    const lost = async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await route.fetch();
+      await route.abort('connectionreset');
+    };
+    await page.route('**/tasks', lost);
+    await field.fill('Made once');
+    await field.press('Enter');
+    await eventually(() => toast.textContent()).toContain('The server is unavailable — retry');
+    await page.unroute('**/tasks', lost);
+    await toast.getByRole('button', { name: 'Retry' }).click();
+    await eventually(() => todo.getByRole('link', { name: 'Made once' }).count()).toBe(1);
+    expect(await field.inputValue()).toBe('Made once');
+    await field.press('Enter');
+    await eventually(() => field.count()).toBe(0);
+    const names = ((await t.as(owner).get(`/projects/${project.id}/tasks`)).json() as Array<{ name: string }>).map((x) => x.name);
+    expect(names.filter((name) => name === 'Made once')).toHaveLength(1);
+    expect(await todo.getByRole('link', { name: 'Made once' }).count()).toBe(1);
+
     // Offline, a banner says so; back online, the board catches up with what changed meanwhile.
     await context.setOffline(true);
     await eventually(() => page.getByTestId('network-banner').textContent()).toContain('You are offline');

@@ -72,7 +72,7 @@ export const Column = memo(function Column(props: Props) {
           </div>
         </SortableContext>
       </div>
-      {canEdit && <InlineForm className="add-card" label={t('column.addCard', { name: stage.name })} placeholder={t('column.cardName')} onSubmit={(name) => actions.addTask(stage, name)} />}
+      {canEdit && <InlineForm className="add-card" label={t('column.addCard', { name: stage.name })} placeholder={t('column.cardName')} onSubmit={(name, key) => actions.addTask(stage, name, key)} />}
     </section>
   );
 });

@@ -12,7 +12,8 @@ export interface StageActions {
   limit(stage: Stage, tasksLimit: number): Promise<unknown>;
   colour(stage: Stage, color: string): Promise<unknown>;
   move(stage: Stage, position: number): Promise<unknown>;
-  addTask(stage: Stage, name: string): Promise<unknown>;
+  /** `idempotencyKey`: the same for a retried add, so the card is made once (InlineForm's key). */
+  addTask(stage: Stage, name: string, idempotencyKey?: string): Promise<unknown>;
   addStage(name: string): Promise<unknown>;
   /** Deletes the column; its tasks (archived ones too) go to `moveTasksTo`, or the API refuses a column that holds any. */
   remove(stage: Stage, moveTasksTo: number | null): Promise<unknown>;
@@ -48,9 +49,10 @@ export function useBoardActions(projectId: number) {
           ids.splice(position, 0, stage.id);
           putStages(await call(api.PATCH('/projects/{projectId}/stages/order', { params: { path: { projectId } }, body: { ids } })));
         }),
-      addTask: (stage, name) =>
+      addTask: (stage, name, idempotencyKey) =>
         run(async () => {
-          const { task } = await call(api.POST('/tasks', { body: { name, stageId: stage.id } }));
+          const headers = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
+          const { task } = await call(api.POST('/tasks', { body: { name, stageId: stage.id }, params: { header: headers } }));
           update((b) => upsertTask(b, task));
         }),
       addStage: (name) =>

@@ -1,16 +1,29 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { t } from '../i18n';
 import { FormButtons } from './FormButtons';
 
 /**
  * A button that turns into a one-field form (new space, new column, new card…). Enter adds, Escape
  * cancels; an empty name says so beside the field; a refused add keeps the text for another try.
+ * `onSubmit` gets an idempotency key that stays the same while the text does: an add that failed
+ * without an answer (its toast's Retry may already have made it) and is sent again makes nothing twice.
  */
-export function InlineForm({ label, placeholder, onSubmit, className }: { label: string; placeholder: string; onSubmit: (value: string) => Promise<unknown>; className?: string }) {
+export function InlineForm({
+  label,
+  placeholder,
+  onSubmit,
+  className,
+}: {
+  label: string;
+  placeholder: string;
+  onSubmit: (value: string, idempotencyKey: string) => Promise<unknown>;
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [empty, setEmpty] = useState(false);
   const errorId = useId();
+  const attempt = useRef<{ value: string; key: string } | null>(null);
   const close = () => {
     setOpen(false);
     setEmpty(false);
@@ -30,9 +43,11 @@ export function InlineForm({ label, placeholder, onSubmit, className }: { label:
       input.focus();
       return;
     }
+    if (attempt.current?.value !== value) attempt.current = { value, key: crypto.randomUUID() };
     setBusy(true);
     try {
-      await onSubmit(value);
+      await onSubmit(value, attempt.current.key);
+      attempt.current = null;
       input.value = '';
       close();
     } catch {
