@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../src/test/net.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -14,14 +14,7 @@ import { CHROMIUM, eventually, launch, seriousViolations, signedInContext } from
 
 let port = 0;
 beforeAll(async () => {
-  port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+  port = await freePort();
 });
 const t = useTestApp(() => ({ publicUrl: `http://localhost:${port}`, secretsKey: randomBytes(32).toString('base64') }));
 let base = '';

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../test/net.js';
 import { beforeAll, expect } from 'vitest';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -22,14 +22,7 @@ export const OAUTH_TEST_SECRETS_KEY = Buffer.alloc(32, 45).toString('base64');
 export function useOAuthApp(overrides: Partial<Config> = {}): { kit: TestKit; base: () => string } {
   let port = 0;
   beforeAll(async () => {
-    port = await new Promise<number>((resolve, reject) => {
-      const probe = createServer();
-      probe.once('error', reject);
-      probe.listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
+    port = await freePort();
   });
   const kit = useTestApp(() => ({ publicUrl: `http://127.0.0.1:${port}`, secretsKey: OAUTH_TEST_SECRETS_KEY, ...overrides }));
   beforeAll(async () => {
