@@ -9,10 +9,10 @@ import { iso } from '../../../platform/http.js';
 import { scopeEvents } from '../../../platform/events.js';
 import { openSession, type ClientInfo } from '../../auth/auth.service.js';
 import { assertPasswordSignIn } from '../../auth/oidc/oidc.policy.js';
-import { addOrganizationMember, emitMemberCreated, loadOrganization } from '../../organizations/organizations.service.js';
+import { loadOrganization } from '../../organizations/organizations.service.js';
 import { INVITED_PASSWORD_HASH } from '../../../db/schema/users.js';
 import { loadUser } from '../../users/users.service.js';
-import { addSpaceMembers, emitMembersAdded, loadMember } from '../members/members.service.js';
+import { joinOrganizationAndSpace } from '../members/invite-links.service.js';
 import type { SpaceMemberDto } from '../members/members.schemas.js';
 import { requirePending } from './invitations.policy.js';
 import type { InvitationDto, InvitationLookupDto } from './invitations.schemas.js';
@@ -72,16 +72,10 @@ export async function lookupInvitation(db: Queryable, token: string): Promise<In
  * reached the address, so it counts as verified. Events as for a join by invite link.
  */
 async function join(db: Queryable, found: Found, userId: number): Promise<SpaceMemberDto> {
-  const organizationId = Number(found.organizationId);
-  const spaceId = Number(found.spaceId);
-  const joinedOrganization = await addOrganizationMember(db, organizationId, userId);
-  const added = await addSpaceMembers(db, { organizationId, spaceId }, [userId], found.role, found.invitedById);
   await db.execute(sql`update space_invitations set accepted_at = now(), accepted_by_id = ${userId}, updated_at = now() where id = ${found.id}`);
   await db.execute(sql`update users set email_verified_at = coalesce(email_verified_at, now()) where id = ${userId} and lower(email) = ${found.email}`);
-  const member = await loadMember(db, spaceId, userId);
-  if (joinedOrganization) await emitMemberCreated({ db }, organizationId, userId);
-  emitMembersAdded({ db }, spaceId, [member], added, organizationId);
-  return member;
+  const target = { organizationId: Number(found.organizationId), spaceId: Number(found.spaceId), role: found.role, invitedById: found.invitedById };
+  return joinOrganizationAndSpace(db, target, userId);
 }
 
 /** A signed-in user accepts: only the account with the invited address may (403 INVITATION_EMAIL_MISMATCH). */

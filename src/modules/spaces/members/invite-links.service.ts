@@ -101,37 +101,44 @@ export async function inviteLinkData(db: Queryable, token: string): Promise<Join
 }
 
 /**
- * Joins the link's space with the link's role, and its organization when the user is not in it yet
- * (taking a licence seat: 400 NO_FREE_SEATS). A user already in the space keeps their role.
+ * The user joins the organization when not in it yet (taking a licence seat: 400 NO_FREE_SEATS) and
+ * the space with `role` (a user already in the space keeps theirs), and each join is announced in
+ * the organization's events. Shared by the invite link and the emailed invitation.
  */
-async function joinByToken(db: Queryable, userId: number, token: string): Promise<LinkTarget & { joinedOrganization: boolean; joinedSpace: boolean }> {
+export async function joinOrganizationAndSpace(
+  db: Queryable,
+  target: { organizationId: number; spaceId: number; role: SpaceMemberDto['role']; invitedById: number | null },
+  userId: number,
+): Promise<SpaceMemberDto> {
+  const { organizationId, spaceId } = target;
+  const joinedOrganization = await addOrganizationMember(db, organizationId, userId);
+  const added = await addSpaceMembers(db, { organizationId, spaceId }, [userId], target.role, target.invitedById);
+  const member = await loadMember(db, spaceId, userId);
+  if (joinedOrganization) await emitMemberCreated({ db }, organizationId, userId);
+  emitMembersAdded({ db }, spaceId, [member], added, organizationId);
+  return member;
+}
+
+/**
+ * Joins the link's space with the link's role, and its organization (see joinOrganizationAndSpace).
+ * `registering`: the user was just made, so nothing has scoped the events yet: the new user acted,
+ * in the link's organization, announced like a signed-in join.
+ */
+async function joinByToken(db: Queryable, userId: number, token: string, registering = false): Promise<{ organizationId: number; member: SpaceMemberDto }> {
   const link = await findLink(db, token, true);
   if (!link.enabled) throw new AppError('LINK_DISABLED', 'this invite link is disabled');
   const organizationId = Number(link.organizationId);
-  const joinedOrganization = await addOrganizationMember(db, organizationId, userId);
-  const added = await addSpaceMembers(db, { organizationId, spaceId: Number(link.spaceId) }, [userId], link.role, link.createdById);
-  return { ...link, joinedOrganization, joinedSpace: added.length > 0 };
+  if (registering) scopeEvents(db, organizationId, userId);
+  const target = { organizationId, spaceId: Number(link.spaceId), role: link.role, invitedById: link.createdById };
+  return { organizationId, member: await joinOrganizationAndSpace(db, target, userId) };
 }
 
-/** A signed-in user joins by link; their active organization stays as it is. */
+/** A signed-in user joins by link; their active organization stays as it is (the link's organization, which need not be it, is where this happened). */
 export async function joinByLink(ctx: Ctx, token: string): Promise<SpaceMemberDto> {
-  const link = await joinByToken(ctx.db, ctx.actor.userId, token);
-  const spaceId = Number(link.spaceId);
-  const member = await loadMember(ctx.db, spaceId, ctx.actor.userId);
-  // The link's organization, which need not be the caller's active one, is where this happened.
-  const organizationId = Number(link.organizationId);
-  if (link.joinedOrganization) await emitMemberCreated(ctx, organizationId, ctx.actor.userId);
-  if (link.joinedSpace) emitMembersAdded(ctx, spaceId, [member], [ctx.actor.userId], organizationId);
-  return member;
+  return (await joinByToken(ctx.db, ctx.actor.userId, token)).member;
 }
 
 /** Registration with an invite token (plugged into auth's joinHooks): the new user joins the link's organization and space. */
 export async function joinByInviteOnRegister(db: Queryable, userId: number, token: string): Promise<{ organizationId: number }> {
-  const link = await joinByToken(db, userId, token);
-  const organizationId = Number(link.organizationId);
-  // The new user acted, in the link's organization: announced like a signed-in join.
-  scopeEvents(db, organizationId, userId);
-  if (link.joinedOrganization) await emitMemberCreated({ db }, organizationId, userId);
-  if (link.joinedSpace) emitMembersAdded({ db }, Number(link.spaceId), [await loadMember(db, Number(link.spaceId), userId)], [userId], organizationId);
-  return { organizationId };
+  return { organizationId: (await joinByToken(db, userId, token, true)).organizationId };
 }
