@@ -36,7 +36,8 @@ export function* inputs(dir) {
  */
 export function fingerprint() {
   const files = [...sourceFiles(), ...[...inputs(path.join(root, 'src', 'db', 'migrations'))].map(relative)];
-  files.push('tsconfig.json', 'scripts/build.mjs');
+  // The lock file: the vendored packages (below) are copied into dist/, so an upgrade rebuilds.
+  files.push('tsconfig.json', 'scripts/build.mjs', 'package-lock.json');
   return hashFiles(files);
 }
 
@@ -161,6 +162,7 @@ export async function build({ onlyIfStale = false, log = (line) => console.error
         sourcesContent: false,
         logLevel: 'warning',
       });
+      await vendor(esbuild);
     } finally {
       // esbuild's service process (130 MB resident) would otherwise live as long as the server it built.
       await esbuild.stop();
@@ -169,6 +171,44 @@ export async function build({ onlyIfStale = false, log = (line) => console.error
     writeFileSync(stampFile, `${sources}\n`);
     log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
+}
+
+/*
+ * Packages bundled into dist/vendor/ and imported from there: typebox is 679 small modules, and each
+ * module loaded costs the server's heap its records and scope data, well beyond its source. As one
+ * file (its entry points sharing one chunk, so one copy of its registries) it holds 2.5 MB less at
+ * start (issue 42, docs/performance.md). Stack traces still name its sources through the map.
+ */
+const VENDORED = { typebox: 'typebox', 'typebox/value': 'typebox-value' };
+
+async function vendor(esbuild) {
+  const out = path.join(dist, 'vendor');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([specifier, name]) => [name, specifier])),
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    minify: true,
+    keepNames: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
+  });
+  // esbuild leaves a transpiled file's imports as written; point the vendored ones at dist/vendor/.
+  const specifiers = new RegExp(`((?:from|import)\\s*\\(?\\s*)"(${Object.keys(VENDORED).join('|').replace('/', '\\/')})"`, 'g');
+  for (const file of inputs(dist)) {
+    if (!file.endsWith('.js') || file.startsWith(out + path.sep)) continue;
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replace(specifiers, (_m, lead, specifier) => {
+      const from = path.relative(path.dirname(file), path.join(out, `${VENDORED[specifier]}.js`)).split(path.sep).join('/');
+      return `${lead}"${from.startsWith('.') ? from : `./${from}`}"`;
+    });
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
 }
 
 /** Builds when dist/ is missing or older than its sources; a stale build without esbuild is used with a warning. */

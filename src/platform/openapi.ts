@@ -4,14 +4,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { NamedSchemas, assertUniqueOperationIds, eventOperationId, operationIdOf } from './openapi-document.js';
 import { ProblemSchema } from './schemas.js';
+import { MULTIPART, addErrorResponses, documentedResponses, problemResponse, takesIdempotencyKey, type RouteSchema } from './route-responses.js';
 
-/** A problem-document response for a status a route adds to the ones every route lists. */
-export const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
-});
+export { problemResponse };
 
-const MULTIPART = 'multipart/form-data';
 const UPLOAD_KEY = 'x-upload';
 
 interface UploadSpec {
@@ -24,45 +20,6 @@ interface UploadSpec {
  * nothing is buffered or validated as JSON); the document still shows the form it expects.
  */
 export const upload = (field = 'file', multiple = false) => ({ consumes: [MULTIPART], [UPLOAD_KEY]: { field, multiple } as UploadSpec });
-
-type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown>; consumes?: string[] };
-
-const takesBody = (schema: RouteSchema) => Boolean(schema.body) || Boolean(schema.consumes?.includes(MULTIPART));
-
-/**
- * Adds the error responses every route can give to its schema, so the OpenAPI document lists them
- * and the serializer knows the problem shape. Routes declare only their success responses.
- */
-function addErrorResponses(route: RouteOptions): void {
-  const schema = (route.schema ??= {}) as RouteSchema;
-  // Copied: routes of a module often share one `response` object, and each route's errors differ.
-  const response: Record<string, unknown> = (schema.response = { ...schema.response });
-  const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
-  const add = (status: number, description: string) => {
-    if (!(status in response)) response[status] = problemResponse(description);
-  };
-  if (schema.body || schema.querystring || schema.params || takesBody(schema)) add(400, 'invalid input (VALIDATION_FAILED or a domain rule)');
-  if (!isPublic) {
-    add(401, 'no credential, or an unknown, expired or revoked one');
-    add(403, 'the role does not allow this action');
-  }
-  if (schema.params || !isPublic) add(404, 'not found, or not visible to the caller');
-  if (takesBody(schema)) {
-    add(413, 'the body or a file is too large');
-    add(415, 'unsupported content type');
-  }
-  if (takesIdempotencyKey(route.method, schema, isPublic)) {
-    add(409, 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After), or a conflict of the operation');
-    add(422, 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another method, path or body');
-  }
-  add(429, 'rate limited');
-  add(500, 'internal error (only requestId)');
-  if (isPublic) schema.security = [];
-}
-
-// What the idempotency hook (platform/idempotency.ts) acts on: POSTs of a known caller, not uploads.
-const takesIdempotencyKey = (method: RouteOptions['method'], schema: RouteSchema, isPublic: boolean) =>
-  (Array.isArray(method) ? method.includes('POST') : method === 'POST') && !isPublic && !schema.consumes?.includes(MULTIPART);
 
 /** The header as the document shows it; the hook reads it, so no route validates it itself. */
 const IDEMPOTENCY_HEADER = {
@@ -105,7 +62,8 @@ function documentRoute(named: NamedSchemas, schema: FastifySchema | undefined, u
   const isPublic = Array.isArray(route.security) && route.security.length === 0;
   if (!route.headers && takesIdempotencyKey(verb, route, isPublic)) route.headers = IDEMPOTENCY_HEADER;
   if (route.body) route.body = named.reference(route.body);
-  if (route.response) route.response = named.referenceResponses(route.response);
+  const responses = documentedResponses(schema);
+  if (responses) route.response = named.referenceResponses(responses);
   return route;
 }
 
