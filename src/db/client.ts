@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import v8 from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
 import { cacheFileSizes } from './pglite-file-sizes.js';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { sql, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import pg from 'pg';
@@ -64,16 +62,19 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     if (!config.skipMigrations) await migrateDirect(config, options.progress);
     database = openPool(config, queries);
   } else {
+    if (!config.embeddedOptimizingCompiler) baselineWasmOnly();
+    // Loaded here, not at start: a server on PostgreSQL never holds PGlite (issue 42). Before the
+    // data directory's lock, which nothing would release if loading failed.
+    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
     const dataDir = config.dataDir;
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true });
     const release = inMemory ? () => {} : lockDataDir(dataDir);
-    if (!config.embeddedOptimizingCompiler) baselineWasmOnly();
     const client = await PGlite.create(inMemory ? undefined : dataDir, { loadDataDir: options.loadDataDir, parsers: AS_TEXT, startParams: [...PGlite.defaultStartParams, ...EMBEDDED_MEMORY] }).catch((err: unknown) => {
       release();
       throw err;
     });
-    preparing(client);
+    await preparing(client);
     cacheFileSizes(client);
     withoutDriverParsers(client);
     // Inside a transaction PGlite hands out its own query()/exec(), so those are timed as well.

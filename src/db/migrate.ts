@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { fileURLToPath } from 'node:url';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -20,6 +19,8 @@ export async function runMigrations(database: Migratable, log?: (line: string) =
     if (pending > 0) log(`applying ${pending} migration${pending === 1 ? '' : 's'}…`);
   }
   if (database.kind === 'pglite') {
+    // Its driver imports PGlite, which a server on PostgreSQL never loads (issue 42).
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(database.db as never, { migrationsFolder });
   } else {
     await migratePg(database.db as never, { migrationsFolder });

@@ -1,4 +1,4 @@
-import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { TEXT_TYPE_OIDS } from './text-types.js';
 
 /**
@@ -35,7 +35,10 @@ export function withoutDriverParsers(target: object): void {
   };
 }
 
-// The database behind each open transaction object that drizzle holds as its session client.
+// The databases `preparing` equipped, and the database behind each open transaction object that
+// drizzle holds as its session client. Kept here instead of asking `instanceof PGlite`: client.ts
+// imports this file on PostgreSQL too, where PGlite is never loaded.
+const databases = new WeakSet<object>();
 const owners = new WeakMap<object, PGlite>();
 
 /** Remembers which database a transaction object belongs to (called as each transaction opens). */
@@ -45,7 +48,7 @@ export function ownTransaction(tx: Transaction, db: PGlite): void {
 
 /** The database to prepare on for this session client: the PGlite itself, or an open transaction's. */
 export function pgliteOf(client: unknown): { db: PGlite; inTransaction: boolean } | null {
-  if (client instanceof PGlite) return { db: client, inTransaction: false };
+  if (typeof client === 'object' && client !== null && databases.has(client)) return { db: client as PGlite, inTransaction: false };
   const db = typeof client === 'object' && client !== null ? owners.get(client) : undefined;
   return db ? { db, inTransaction: true } : null;
 }
@@ -56,12 +59,17 @@ interface Preparing extends PGlite {
   queryPrepared<T>(text: string, name: string, params: unknown[], inTransaction: boolean): Promise<T[]>;
 }
 
+type Wire = Pick<typeof import('@electric-sql/pglite'), 'parse' | 'protocol'>;
+
 /** Gives the database its `queryPrepared` method. */
-export function preparing(db: PGlite): void {
+export async function preparing(db: PGlite): Promise<void> {
+  // Already loaded: the caller has just created `db` with it.
+  const wire: Wire = await import('@electric-sql/pglite');
   // Parameter types of each statement prepared on this database (names are per session in PostgreSQL).
   const statements = new Map<string, number[]>();
+  databases.add(db);
   (db as Preparing).queryPrepared = async <T>(text: string, name: string, params: unknown[], inTransaction: boolean) => {
-    const run = () => db._runExclusiveQuery(() => execute<T>(db, statements, name, text, params));
+    const run = () => db._runExclusiveQuery(() => execute<T>(wire, db, statements, name, text, params));
     // Outside a transaction, wait for any open one to end, as PGlite's own query() does.
     if (inTransaction) return run();
     const rows = await db._runExclusiveTransaction(run);
@@ -75,7 +83,7 @@ export function queryPrepared<T>(target: { db: PGlite; inTransaction: boolean },
   return (target.db as Preparing).queryPrepared<T>(text, name, params, target.inTransaction);
 }
 
-async function execute<T>(db: PGlite, statements: Map<string, number[]>, name: string, text: string, params: unknown[]): Promise<T[]> {
+async function execute<T>({ parse, protocol }: Wire, db: PGlite, statements: Map<string, number[]>, name: string, text: string, params: unknown[]): Promise<T[]> {
   const send = async (message: Uint8Array) => (await db.execProtocol(message, { syncToFs: false })).messages;
   const messages: Awaited<ReturnType<typeof send>> = [];
   try {

@@ -67,18 +67,29 @@ function documentRoute(named: NamedSchemas, schema: FastifySchema | undefined, u
   return route;
 }
 
-// OpenAPI 3.1 `webhooks`: what the service sends rather than answers (event envelopes), added by
-// the module that owns them; they show in the document next to the paths.
-const documentedWebhooks = new Map<string, { summary: string; schema: unknown }>();
+/** One outgoing message (an event type) documented as an OpenAPI 3.1 webhook. */
+export interface DocumentedWebhook {
+  name: string;
+  summary: string;
+  schema: unknown;
+}
 
-/** Documents one outgoing message (an event type) as an OpenAPI 3.1 webhook. */
-export function documentWebhook(name: string, summary: string, bodySchema: unknown): void {
-  documentedWebhooks.set(name, { summary, schema: bodySchema });
+// OpenAPI 3.1 `webhooks`: what the service sends rather than answers (event envelopes), added by
+// the module that owns them; they show in the document next to the paths. Each module gives a
+// function that lists its own, called when the document is generated: their schemas are built then
+// rather than at start (issue 42). A set: every app built in a process gives the same function.
+const webhookLists = new Set<() => Iterable<DocumentedWebhook>>();
+
+/** Documents the outgoing messages `list` answers, asked when the document is generated. */
+export function documentWebhooks(list: () => Iterable<DocumentedWebhook>): void {
+  webhookLists.add(list);
 }
 
 function webhooks(named: NamedSchemas): Record<string, unknown> {
+  const documented = new Map<string, { summary: string; schema: unknown }>();
+  for (const list of webhookLists) for (const { name, summary, schema } of list()) documented.set(name, { summary, schema });
   return Object.fromEntries(
-    [...documentedWebhooks].map(([name, { summary, schema }]) => [
+    [...documented].map(([name, { summary, schema }]) => [
       name,
       {
         post: {

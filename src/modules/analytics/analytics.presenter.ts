@@ -4,7 +4,7 @@ import type { MemberReportRowDto, ProjectReportDto, SpaceAnalyticsDto, TaskRepor
 import type { SeriesPointRow } from './series.service.js';
 
 /** A TaskReport as CSV: a first row for the whole scope, then one row per assignee. */
-export function taskReportCsv(r: TaskReportDto): string {
+export function taskReportCsv(r: TaskReportDto): Promise<string> {
   const status = (s: number) => r.byStatus.find((b) => b.status === s)?.count ?? 0;
   return toCsv([
     ['Row', 'User', 'Total', 'In work', 'Done', 'Rejected', 'Needs attention', 'Overdue', 'Created', 'Finished', 'Plan hours', 'Fact hours'],

@@ -22,12 +22,10 @@ const both = (schema: TSchema) => ({
   200: { description: 'the report', content: { 'application/json': { schema }, 'text/csv': { schema: Type.String({ description: 'the same as CSV' }) } } },
 });
 
-function answer<T>(request: FastifyRequest, reply: FastifyReply, report: T, csv: (r: T) => string, name: string) {
+async function answer<T>(request: FastifyRequest, reply: FastifyReply, report: T, csv: (r: T) => Promise<string>, name: string) {
   if (!wantsCsv(request)) return reply.type('application/json').send(report);
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}.csv"`)
-    .send(Buffer.from(csv(report), 'utf8') as never);
+  reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`);
+  return reply.send(Buffer.from(await csv(report), 'utf8') as never);
 }
 
 export default async function analyticsRoutes(app: App): Promise<void> {

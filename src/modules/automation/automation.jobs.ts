@@ -43,7 +43,7 @@ export async function queueScheduled(app: FastifyInstance): Promise<number> {
       let next: string | null = null;
       let error: string | null = null;
       try {
-        next = nextOccurrence(rule.trigger).toISOString();
+        next = (await nextOccurrence(rule.trigger)).toISOString();
       } catch (err) {
         error = err instanceof AppError ? err.message : 'the schedule cannot be computed';
       }

@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { Cron } from 'croner';
 import { idArray, queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
@@ -47,7 +46,9 @@ const TRIGGER_FIELDS: Record<Trigger['type'], { required: string[]; allowed: str
 const TASKLESS = new Set<Action['type']>(['create-task', 'notify', 'call-webhook']);
 
 /** The next occurrence after `after`, or a 400 for an expression or time zone croner refuses. */
-export function nextOccurrence(trigger: Trigger, after: Date = new Date()): Date {
+export async function nextOccurrence(trigger: Trigger, after: Date = new Date()): Promise<Date> {
+  // Loaded by the first schedule rule written or due, not at start (issue 42).
+  const { Cron } = await import('croner');
   try {
     new Intl.DateTimeFormat('en', { timeZone: trigger.timezone });
   } catch {
@@ -166,7 +167,7 @@ export async function checkRule(db: Queryable, actor: Actor, projectId: number, 
   const { trigger, conditions, actions } = rule;
   checkTrigger(trigger);
   const scheduled = trigger.type === 'schedule';
-  const nextRunAt = scheduled ? nextOccurrence(trigger) : null;
+  const nextRunAt = scheduled ? await nextOccurrence(trigger) : null;
   if (scheduled && conditions.length > 0) throw invalid('/conditions', 'a schedule trigger has no task to test');
   conditions.forEach((c, i) => checkCondition(c, `/conditions/${i}`));
   actions.forEach((a, i) => {

@@ -7,7 +7,7 @@ import { read, write } from '../../platform/context.js';
 import { upload } from '../../platform/openapi.js';
 import { MessageSchema } from '../tasks/messages/messages.schemas.js';
 import { TaskParams } from '../tasks/tasks.schemas.js';
-import { DriveClient } from './drive.client.js';
+import { DriveClient, loadOAuth } from './drive.client.js';
 import { requireConfigured } from './cloud-drive.policy.js';
 import { contentDisposition } from './cloud-drive.presenter.js';
 import * as S from './cloud-drive.schemas.js';
@@ -25,7 +25,7 @@ export default async function cloudDriveRoutes(app: App): Promise<void> {
   // Every route needs the OAuth client (checked after validation and authentication, as any refusal).
   app.addHook('preHandler', async () => {
     const { clientId, clientSecret } = requireConfigured(app.config);
-    client ??= new DriveClient({ ...app.config, cloudDriveClientId: clientId, cloudDriveClientSecret: clientSecret }, app.log);
+    client ??= new DriveClient({ ...app.config, cloudDriveClientId: clientId, cloudDriveClientSecret: clientSecret }, await loadOAuth(), app.log);
   });
   const deps = (): DriveDeps => ({ app, client: client! });
   const session = (request: FastifyRequest): drive.Session => ({

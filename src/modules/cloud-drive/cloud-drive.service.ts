@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import * as oauth from 'oauth4webapi';
 import { queryRows, type Queryable } from '../../db/client.js';
 import type { Actor } from '../../platform/auth.js';
 import type { Ctx } from '../../platform/context.js';
@@ -12,6 +11,7 @@ import type { CallbackInput, CloudDriveIntegrationDto } from './cloud-drive.sche
 import { newStateClaims, signState, verifyState } from './cloud-drive.state.js';
 import { writeForDriveUser } from './cloud-drive.events.js';
 import { encryptTokens, refreshTokenOf, tokenContext, type DriveDeps } from './cloud-drive.tokens.js';
+import { loadOAuth } from './drive.client.js';
 
 /**
  * Connecting and disconnecting a user's drive. Provider calls never run inside a database
@@ -46,6 +46,7 @@ export async function createAuthorization(ctx: Ctx, deps: DriveDeps, redirectUri
   const { clientSecret } = requireConfigured(deps.app.config);
   const returnUrl = allowedReturnUrl(deps.app.config, redirectUri);
   const claims = newStateClaims(ctx.actor.userId);
+  const oauth = await loadOAuth();
   const verifier = oauth.generateRandomCodeVerifier();
   await ctx.db.execute(sql`delete from cloud_drive_auth_states where expires_at < now()`);
   await ctx.db.execute(
@@ -140,7 +141,7 @@ export async function disconnect(deps: DriveDeps, session: Session): Promise<{ r
       await deps.client.revoke(token);
     } catch (err) {
       // A token the provider no longer knows is as revoked as it gets.
-      revoked = err instanceof oauth.ResponseBodyError && err.error === 'invalid_token';
+      revoked = err instanceof (await loadOAuth()).ResponseBodyError && err.error === 'invalid_token';
       if (!revoked) deps.app.log.warn({ reason: (err as Error).message }, 'cloud drive: revocation at the provider failed; the integration is deleted here anyway');
     }
   }

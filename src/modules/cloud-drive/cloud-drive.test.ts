@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Value } from 'typebox/value';
 import type { EventType } from '../../platform/event-types.js';
-import { EVENT_PAYLOAD_SCHEMAS } from '../events/events.catalogue.js';
+import { eventPayloadSchemas } from '../events/events.catalogue.js';
 import { expectProblem, useTestApp } from '../../test/app.js';
 import { multipart } from '../files/files.fixtures.js';
 import { chat } from '../tasks/messages/messages.fixtures.js';
@@ -116,7 +116,7 @@ describe('cloud drive: the whole flow against the fake provider', () => {
       sql`select type, user_id::int as "userId", payload from events where organization_id = ${c.owner.organizationId} and type like 'integration.%' order by id`,
     );
     expect(announced.map((e) => [e.type, e.userId])).toEqual([['integration.connected', c.member.id], ['integration.disconnected', c.member.id]]);
-    for (const e of announced) expect(Value.Check(EVENT_PAYLOAD_SCHEMAS[e.type], e.payload)).toBe(true);
+    for (const e of announced) expect(Value.Check(eventPayloadSchemas()[e.type], e.payload)).toBe(true);
     expect(announced[1]!.payload).toEqual({ connected: false, accountEmail: 'member@drive.test', connectedAt: null, scopes: [] });
     // The message keeps its reference after the drive is gone.
     expect(record(await t.as(c.reader).get(`/tasks/${c.taskId}/messages`)).json()[0].attachments).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import * as oauth from 'oauth4webapi';
+import type * as OAuth from 'oauth4webapi';
 import { allowedHostsOf, guardedFetch, isAllowListed, type RefusalLog } from '../../platform/outbound.js';
 
 /**
@@ -58,15 +58,20 @@ export interface DriveFileMeta {
 
 export const FILE_FIELDS = 'id,name,mimeType,size,modifiedTime,webViewLink';
 
+// Loaded by the first cloud-drive request (cloud-drive.routes.ts), not at start (issue 42).
+let loaded: typeof OAuth | undefined;
+export const loadOAuth = async (): Promise<typeof OAuth> => (loaded ??= await import('oauth4webapi'));
+
 export class DriveClient {
   private readonly fetch: typeof globalThis.fetch;
-  private readonly as: oauth.AuthorizationServer;
-  private readonly client: oauth.Client;
-  private readonly auth: oauth.ClientAuth;
-  private readonly options: oauth.TokenEndpointRequestOptions;
+  private readonly as: OAuth.AuthorizationServer;
+  private readonly client: OAuth.Client;
+  private readonly auth: OAuth.ClientAuth;
+  private readonly options: OAuth.TokenEndpointRequestOptions;
 
   constructor(
     private readonly config: DriveConfig,
+    private readonly oauth: typeof OAuth,
     log?: RefusalLog,
   ) {
     const allowedHosts = allowedHostsOf(config);
@@ -78,10 +83,10 @@ export class DriveClient {
       revocation_endpoint: config.cloudDriveRevokeUrl,
     };
     this.client = { client_id: config.cloudDriveClientId };
-    this.auth = oauth.ClientSecretPost(config.cloudDriveClientSecret);
+    this.auth = this.oauth.ClientSecretPost(config.cloudDriveClientSecret);
     // http only where the shared outbound rules allow it (on-premises servers, tests).
     const insecure = [config.cloudDriveTokenUrl, config.cloudDriveRevokeUrl].some((u) => isAllowListed(new URL(u), allowedHosts));
-    this.options = { [oauth.customFetch]: this.fetch, [oauth.allowInsecureRequests]: insecure, signal: () => AbortSignal.timeout(30_000) };
+    this.options = { [this.oauth.customFetch]: this.fetch, [this.oauth.allowInsecureRequests]: insecure, signal: () => AbortSignal.timeout(30_000) };
   }
 
   /** The provider's consent page: offline access (a refresh token), PKCE S256, our signed state. */
@@ -106,32 +111,32 @@ export class DriveClient {
   /** The callback's query as the provider meant it: a code, or its error (the caller checked the state). */
   codeOf(query: URLSearchParams): { params: URLSearchParams } | { error: string } {
     try {
-      return { params: oauth.validateAuthResponse(this.as, this.client, query, oauth.skipStateCheck) };
+      return { params: this.oauth.validateAuthResponse(this.as, this.client, query, this.oauth.skipStateCheck) };
     } catch (err) {
-      const error = err instanceof oauth.AuthorizationResponseError ? err.error : 'invalid_response';
+      const error = err instanceof this.oauth.AuthorizationResponseError ? err.error : 'invalid_response';
       return { error: /^[\w.-]{1,64}$/.test(error) ? error : 'invalid_response' };
     }
   }
 
   async exchangeCode(callback: URLSearchParams, codeVerifier: string): Promise<TokenSet> {
-    const res = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, callback, this.config.cloudDriveRedirectUri, codeVerifier, this.options);
-    return tokenSet(await oauth.processAuthorizationCodeResponse(this.as, this.client, res));
+    const res = await this.oauth.authorizationCodeGrantRequest(this.as, this.client, this.auth, callback, this.config.cloudDriveRedirectUri, codeVerifier, this.options);
+    return tokenSet(await this.oauth.processAuthorizationCodeResponse(this.as, this.client, res));
   }
 
   async refresh(refreshToken: string): Promise<TokenSet> {
     try {
-      const res = await oauth.refreshTokenGrantRequest(this.as, this.client, this.auth, refreshToken, this.options);
-      return tokenSet(await oauth.processRefreshTokenResponse(this.as, this.client, res));
+      const res = await this.oauth.refreshTokenGrantRequest(this.as, this.client, this.auth, refreshToken, this.options);
+      return tokenSet(await this.oauth.processRefreshTokenResponse(this.as, this.client, res));
     } catch (err) {
-      if (err instanceof oauth.ResponseBodyError && err.error === 'invalid_grant') throw new GrantRevokedError('the provider refused the refresh token');
+      if (err instanceof this.oauth.ResponseBodyError && err.error === 'invalid_grant') throw new GrantRevokedError('the provider refused the refresh token');
       throw new DriveError(502, `token refresh failed: ${describe(err)}`);
     }
   }
 
   /** RFC 7009: revoking the refresh token ends the access tokens it issued too. */
   async revoke(token: string): Promise<void> {
-    const res = await oauth.revocationRequest(this.as, this.client, this.auth, token, this.options);
-    await oauth.processRevocationResponse(res);
+    const res = await this.oauth.revocationRequest(this.as, this.client, this.auth, token, this.options);
+    await this.oauth.processRevocationResponse(res);
   }
 
   async accountEmail(accessToken: string): Promise<string | null> {
@@ -218,7 +223,7 @@ async function failUnlessOk(res: Response): Promise<void> {
   throw new DriveError(res.status, reason);
 }
 
-function tokenSet(res: oauth.TokenEndpointResponse): TokenSet {
+function tokenSet(res: OAuth.TokenEndpointResponse): TokenSet {
   return {
     accessToken: res.access_token,
     refreshToken: res.refresh_token ?? null,
@@ -230,7 +235,8 @@ function tokenSet(res: oauth.TokenEndpointResponse): TokenSet {
 
 /** An error's name and message, without anything the request carried. */
 function describe(err: unknown): string {
-  if (err instanceof oauth.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description.slice(0, 200)}` : ''}`;
+  // Only a loaded oauth4webapi throws its errors.
+  if (loaded && err instanceof loaded.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description.slice(0, 200)}` : ''}`;
   const e = err as { code?: string; message?: string };
   return e.code ?? e.message?.slice(0, 200) ?? 'unknown error';
 }

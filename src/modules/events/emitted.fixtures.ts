@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { Value } from 'typebox/value';
 import type { TestKit } from '../../test/app.js';
 import type { EventType } from '../../platform/event-types.js';
-import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
+import { eventPayloadSchemas } from './events.catalogue.js';
 
 export interface LoggedEvent {
   type: string;
@@ -38,7 +38,7 @@ export function changeLog(t: TestKit) {
     }));
     // Every payload a test sees must be what the catalogue publishes for its type.
     for (const e of events) {
-      const schema = EVENT_PAYLOAD_SCHEMAS[e.type as EventType];
+      const schema = eventPayloadSchemas()[e.type as EventType];
       if (!schema) throw new Error(`${e.type} is not in the catalogue`);
       if (!Value.Check(schema, e.payload)) {
         throw new Error(`${e.type} payload does not match the catalogue: ${JSON.stringify([...Value.Errors(schema, e.payload)].slice(0, 3))}`);

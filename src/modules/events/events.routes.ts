@@ -6,8 +6,8 @@ import { serveEventStream, sseFilters } from './sse.connection.js';
 import { serveWebSocket } from './ws.connection.js';
 import * as S from './events.schemas.js';
 import { registerEventJobs } from './events.jobs.js';
-import { EVENT_PAYLOAD_SCHEMAS } from './events.catalogue.js';
-import { documentWebhook } from '../../platform/openapi.js';
+import { eventPayloadSchemas } from './events.catalogue.js';
+import { documentWebhooks, type DocumentedWebhook } from '../../platform/openapi.js';
 import { EVENT_TYPES } from '../../platform/event-types.js';
 
 const tags = ['Real-time events'];
@@ -19,16 +19,22 @@ Server frames: event envelopes (\`EventEnvelope\`, in id order, each once), \`re
 Close codes: 4401 bad, revoked or removed credential/membership; 4008 the client fell too far behind (reconnect and resume). Protocol pings every 25 s.
 An event is sent only if the user may read its resource at the moment of delivery; notification.* only to its addressee.`;
 
+/** One envelope schema per event type: what webhook receivers and real-time clients get. */
+function eventWebhooks(): DocumentedWebhook[] {
+  const payloads = eventPayloadSchemas();
+  return EVENT_TYPES.map((type) => ({
+    name: type,
+    summary: `${type} (also sent on GET /events and /events/ws)`,
+    // The shared envelope narrowed to this type: the document refers to EventEnvelope instead of copying it.
+    schema: Type.Intersect([S.EventEnvelopeSchema, Type.Object({ type: Type.Literal(type), payload: payloads[type] })]),
+  }));
+}
+
 export default async function eventRoutes(app: App): Promise<void> {
   app.addSchema(S.EventEnvelopeSchema);
   const hub = app.realtime;
   registerEventJobs(app);
-  // One envelope schema per event type: what webhook receivers and real-time clients get.
-  for (const type of EVENT_TYPES) {
-    // The shared envelope narrowed to this type: the document refers to EventEnvelope instead of copying it.
-    const envelope = Type.Intersect([S.EventEnvelopeSchema, Type.Object({ type: Type.Literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] })]);
-    documentWebhook(type, `${type} (also sent on GET /events and /events/ws)`, envelope);
-  }
+  documentWebhooks(eventWebhooks);
 
   app.get(
     '/events/ws',

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { Value } from 'typebox/value';
 import { credentialOf, resolveActor, type Actor } from '../../platform/auth.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isEventPattern } from '../../platform/event-types.js';
@@ -14,6 +13,10 @@ const AUTH_TIMEOUT_MS = 10_000;
 const MAX_SUBSCRIPTIONS = 50;
 // Frames are handled one at a time; a client that sends faster than that is cut off rather than queued.
 const MAX_FRAMES_IN_FLIGHT = 32;
+
+// TypeBox's value checker (2 MiB of heap) is loaded by the first client frame: a server that never
+// sees a WebSocket client never holds it (issue 42).
+let frameChecker: typeof import('typebox/value').Value | undefined;
 
 /**
  * One WebSocket client: authenticates (upgrade headers, or an `auth` first frame within 10 s —
@@ -81,7 +84,8 @@ export function serveWebSocket(app: FastifyInstance, hub: EventHub, socket: WebS
     } catch {
       return fail('VALIDATION_FAILED', 'frames are JSON objects');
     }
-    if (!Value.Check(ClientFrame, frame)) return fail('VALIDATION_FAILED', 'unknown frame or bad fields (see GET /events/ws in /docs)');
+    const value = (frameChecker ??= (await import('typebox/value')).Value);
+    if (!value.Check(ClientFrame, frame)) return fail('VALIDATION_FAILED', 'unknown frame or bad fields (see GET /events/ws in /docs)');
     const f = frame as ClientFrame;
     if (f.type === 'ping') return sendJson({ type: 'pong' });
     if (f.type === 'auth') {

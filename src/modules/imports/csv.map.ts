@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { EXPORT_FIELDS, type ExportField } from '../tasks/export/export.schemas.js';
 import type { NewTask } from './task-writer.js';
 
@@ -71,7 +70,9 @@ function instantOrDay(cell: string): { instant: string | null; day: string | nul
   return Number.isNaN(time) ? null : { instant: new Date(time).toISOString(), day: null };
 }
 
-export function parseTasksCsv(text: string): ParsedCsv {
+export async function parseTasksCsv(text: string): Promise<ParsedCsv> {
+  // Loaded by the first import, not at start (issue 42).
+  const { parse } = await import('csv-parse/sync');
   let records: string[][];
   try {
     records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1_100_000 }) as string[][];

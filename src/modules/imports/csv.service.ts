@@ -40,7 +40,7 @@ function resolve(value: string, table: Lookup, what: string): number | string {
  * (by name or email).
  */
 async function resolveCsv(ctx: Ctx, projectId: number, text: string): Promise<{ mapping: CsvMapping[]; count: number; errors: CsvError[]; tasks: NewTask[] }> {
-  const parsed = parseTasksCsv(text);
+  const parsed = await parseTasksCsv(text);
   const { errors } = parsed;
   const org = ctx.actor.organizationId;
   // One after another: inside a transaction the queries share one connection.

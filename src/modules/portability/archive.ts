@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
-import tar from 'tar-stream';
+import type { Entry, Pack } from 'tar-stream';
 import { AppError } from '../../platform/errors.js';
 
 /**
@@ -39,14 +39,23 @@ export interface Manifest {
 
 const ENTRY_NAMES = [/^format\.json$/, /^manifest\.json$/, /^tables\/[a-z][a-z0-9_]{0,62}\/\d{6}\.jsonl$/, /^files\/[1-9]\d{0,18}$/, /^blobs\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/];
 
+// Loaded by the first export or import, not at start (issue 42).
+const loadTar = async () => (await import('tar-stream')).default;
+
 /** Writes an archive as a stream; entries are written one after another, with backpressure. */
 export class ArchiveWriter {
-  private readonly pack = tar.pack();
   readonly output: Readable;
   private readonly entries: Record<string, EntryDigest> = {};
   private readonly mtime = new Date();
 
-  constructor(private readonly format: ArchiveFormat) {
+  static async create(format: ArchiveFormat): Promise<ArchiveWriter> {
+    return new ArchiveWriter(format, (await loadTar()).pack());
+  }
+
+  private constructor(
+    private readonly format: ArchiveFormat,
+    private readonly pack: Pack,
+  ) {
     // pipeline, not pipe: a destroyed pack must fail the output too, or its reader would wait forever.
     this.output = pipeline(Readable.from(this.pack as AsyncIterable<Buffer>), createGzip({ level: 6 }), () => {});
   }
@@ -165,7 +174,7 @@ async function* checkedGzip(source: AsyncIterable<Buffer>, counter: { packed: nu
 async function* readArchive(source: AsyncIterable<Buffer>, limits: ReadLimits): AsyncGenerator<ArchiveEntry> {
   const counter = { packed: 0 };
   const gunzip = createGunzip();
-  const extract = tar.extract();
+  const extract = (await loadTar()).extract();
   const input = Readable.from(checkedGzip(source, counter));
   let unpacked = 0;
   const failed = (error: unknown) => {
@@ -183,7 +192,7 @@ async function* readArchive(source: AsyncIterable<Buffer>, limits: ReadLimits): 
   const seen = new Set<string>();
   let index = 0;
   try {
-    for await (const entry of extract as AsyncIterable<tar.Entry & AsyncIterable<Buffer>>) {
+    for await (const entry of extract as AsyncIterable<Entry & AsyncIterable<Buffer>>) {
       const { name, size = 0, type } = entry.header;
       if (!ENTRY_NAMES.some((pattern) => pattern.test(name)) || seen.has(name)) {
         throw unsafe(`unexpected entry "${name.slice(0, 200)}" (only format.json, manifest.json, tables/… and files/… are read; no paths outside them)`);

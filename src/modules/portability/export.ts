@@ -59,7 +59,7 @@ export async function streamArchive(app: FastifyInstance, db: Queryable, spec: A
   for await (const blob of spec.blobs(db)) blobs.push(blob);
   await progress.total(Object.values(counts).reduce((a, b) => a + b, 0) + blobs.length);
 
-  const writer = new ArchiveWriter(spec.format);
+  const writer = await ArchiveWriter.create(spec.format);
   const stored = sink(writer.output);
   // A failed upload must stop the writer, or it would wait for room that never comes.
   stored.catch((error: unknown) => writer.destroy(error as Error));

@@ -7,7 +7,7 @@ import { factories } from '../../test/factories.js';
 import { runJob } from '../../platform/jobs.js';
 import { sweepOrphans } from '../../platform/storage/deletions.js';
 import { blobCount, multipart } from '../files/files.fixtures.js';
-import { EVENT_PAYLOAD_SCHEMAS } from '../events/events.catalogue.js';
+import { eventPayloadSchemas } from '../events/events.catalogue.js';
 import { exportOrganization, finishJob, uploadArchive } from './portability.fixtures.js';
 
 const t = useTestApp();
@@ -56,7 +56,7 @@ describe('POST /organization/exports', () => {
     for (const e of events) {
       expect(Number(e.user_id)).toBe(admin.id);
       const payload = typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload;
-      expect(Value.Check(EVENT_PAYLOAD_SCHEMAS[e.type as 'export.finished'], payload)).toBe(true);
+      expect(Value.Check(eventPayloadSchemas()[e.type as 'export.finished'], payload)).toBe(true);
     }
   });
 

@@ -8,7 +8,7 @@ import { JobQueue } from '../../../platform/queue.js';
 import { allowedHostsOf } from '../../../platform/outbound.js';
 import { presentJob, type IndexingJobRow } from '../ai.presenter.js';
 import { configuredModel, recordUsage, type AiDeps, type ConfiguredModel } from '../settings.service.js';
-import { chunkDocument, contentHash, type Chunk } from './chunking.js';
+import type { Chunk } from './chunking.js';
 import { listSources, loadSources, type SourceContent } from './sources.js';
 
 export const INDEXING_JOB = 'ai.indexing';
@@ -143,6 +143,8 @@ async function indexBatch(
   model: ConfiguredModel | null,
   touch: () => Promise<void>,
 ): Promise<number> {
+  // With marked's lexer: loaded by the first indexing job, not at start (issue 42).
+  const { chunkDocument, contentHash } = await import('./chunking.js');
   const chunked = batch.map((source) => ({ source, chunks: chunkDocument(source.titlePath, source.content) }));
   let vectors: Array<number[] | null> = [];
   let embedError: string | null = null;

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../../platform/secrets.js';
 import type { SignInChallenge } from '../auth.hooks.js';
 import { revokeSessionsOf } from '../sessions/sessions.service.js';
 import { authorizeRequirementChange } from './two-factor.policy.js';
-import { looksLikeTotp, newRecoveryCode, newTotpSecret, otpauthUri, recoveryCodeHash, stepOf } from './two-factor.totp.js';
+import { looksLikeTotp, newRecoveryCode, recoveryCodeHash } from './two-factor.codes.js';
 
 export const RECOVERY_CODES = 10;
 // Long enough to open the app and type a code, short enough that a stolen password alone goes stale.
@@ -48,6 +48,7 @@ export async function startEnrolment(ctx: Ctx, secrets: SecretBox, issuer: strin
   const existing = await enrolmentOf(ctx.db, ctx.actor.userId, true);
   if (existing?.enabledAt) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', 'two-factor sign-in is already on; turn it off first to enrol another device');
   const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.actor.userId));
+  const { newTotpSecret, otpauthUri } = await import('./two-factor.totp.js');
   const secret = newTotpSecret();
   const stored = secrets.encrypt(secret, contextOf(ctx.actor.userId));
   await ctx.db
@@ -62,6 +63,7 @@ export async function startEnrolment(ctx: Ctx, secrets: SecretBox, issuer: strin
  * one still inside the window) is refused, even by two requests at once (the update is atomic).
  */
 async function acceptTotp(db: Queryable, secrets: SecretBox, row: typeof userTwoFactor.$inferSelect, code: string): Promise<boolean> {
+  const { stepOf } = await import('./two-factor.totp.js');
   const step = stepOf(secrets.decrypt(row.secret, contextOf(row.userId)), code.replace(/\s/g, ''));
   if (step === null) return false;
   const taken = await db

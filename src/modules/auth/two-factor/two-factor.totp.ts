@@ -1,5 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+
+// two-factor.service.ts imports this with import() where it handles a TOTP secret or code, so that
+// otpauth is not loaded at start (issue 42); recovery codes need no otpauth (two-factor.codes.ts).
 
 // RFC 6238 defaults every authenticator app understands: SHA-1, 6 digits, 30-second steps.
 const PERIOD = 30;
@@ -23,17 +25,3 @@ export function stepOf(secret: string, code: string, now = Date.now()): number |
 
 /** The code of a step, for tests. */
 export const codeAt = (secret: string, timestamp: number): string => totp(secret).generate({ timestamp });
-
-// 32 characters without look-alikes (no i, l, 1; an `o` typed is read as 0): 16 of them, 5 bits
-// each, make 80 random bits a code.
-const ALPHABET = 'abcdefghjkmnpqrstuvwxyz023456789';
-export function newRecoveryCode(): string {
-  const chars = [...randomBytes(16)].map((b) => ALPHABET[b % 32]!);
-  return [0, 4, 8, 12].map((i) => chars.slice(i, i + 4).join('')).join('-');
-}
-
-/** What is stored and compared: case, spaces and dashes do not matter to the one typing it. */
-export const recoveryCodeHash = (code: string): string =>
-  createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0')).digest('hex');
-
-export const looksLikeTotp = (code: string): boolean => /^\d{6}$/.test(code.replace(/\s/g, ''));
