@@ -163,6 +163,7 @@ export async function build({ onlyIfStale = false, log = (line) => console.error
         logLevel: 'warning',
       });
       await vendor(esbuild);
+      await bundleServer(esbuild);
     } finally {
       // esbuild's service process (130 MB resident) would otherwise live as long as the server it built.
       await esbuild.stop();
@@ -179,7 +180,16 @@ export async function build({ onlyIfStale = false, log = (line) => console.error
  * file (its entry points sharing one chunk, so one copy of its registries) it holds 2.5 MB less at
  * start (issue 42, docs/performance.md). Stack traces still name its sources through the map.
  */
-const VENDORED = { typebox: 'typebox', 'typebox/value': 'typebox-value' };
+const VENDORED = {
+  typebox: 'typebox',
+  'typebox/value': 'typebox-value',
+  'drizzle-orm': 'drizzle-orm',
+  'drizzle-orm/pg-core': 'drizzle-orm-pg-core',
+  'drizzle-orm/node-postgres': 'drizzle-orm-node-postgres',
+  'drizzle-orm/node-postgres/migrator': 'drizzle-orm-node-postgres-migrator',
+  'drizzle-orm/pglite': 'drizzle-orm-pglite',
+  'drizzle-orm/pglite/migrator': 'drizzle-orm-pglite-migrator',
+};
 
 async function vendor(esbuild) {
   const out = path.join(dist, 'vendor');
@@ -188,6 +198,8 @@ async function vendor(esbuild) {
     entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([specifier, name]) => [name, specifier])),
     outdir: out,
     bundle: true,
+    // Their own dependencies stay packages of node_modules.
+    external: ['pg', '@electric-sql/pglite'],
     splitting: true,
     format: 'esm',
     platform: 'node',
@@ -199,7 +211,7 @@ async function vendor(esbuild) {
     logLevel: 'warning',
   });
   // esbuild leaves a transpiled file's imports as written; point the vendored ones at dist/vendor/.
-  const specifiers = new RegExp(`((?:from|import)\\s*\\(?\\s*)"(${Object.keys(VENDORED).join('|').replace('/', '\\/')})"`, 'g');
+  const specifiers = new RegExp(`((?:from|import)\\s*\\(?\\s*)"(${Object.keys(VENDORED).sort((a, b) => b.length - a.length).join('|')})"`, 'g');
   for (const file of inputs(dist)) {
     if (!file.endsWith('.js') || file.startsWith(out + path.sep)) continue;
     const text = readFileSync(file, 'utf8');
@@ -210,6 +222,59 @@ async function vendor(esbuild) {
     if (rewritten !== text) writeFileSync(file, rewritten);
   }
 }
+
+/*
+ * The server itself as one bundle: dist/server.js and the chunks its first-use imports load, all in
+ * dist/ (the other dist/ files stay, one per source, for the operator commands). Each module the
+ * server loads costs it records and native memory well beyond its source (about 9 KB resident
+ * apiece): the 500-odd modules of src/ as a score of files took 3–4 MiB off the idle server (issue
+ * 42, docs/performance.md). Packages stay in node_modules, except the vendored ones, inlined.
+ */
+async function bundleServer(esbuild) {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !Object.keys(VENDORED).some((v) => v.split('/')[0] === name));
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { server: 'src/server.ts' },
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'server-[hash]',
+    minify: true,
+    keepNames: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: external.flatMap((name) => [name, `${name}/*`]),
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
+    plugins: [placedAsBuilt],
+  });
+}
+
+/**
+ * A module finds files beside itself (db/migrate.ts its migrations, version.ts package.json):
+ * bundled, its import.meta names the bundle's file in dist/, so it is given the place its own
+ * compiled file has (dist/db/migrate.js), from which the same relative paths hold.
+ */
+const placedAsBuilt = {
+  name: 'placed-as-built',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.')) return { contents: text, loader: 'ts' };
+      const compiled = relative(args.path).replace(/^src\//, '').replace(/\.ts$/, '.js');
+      const dir = path.posix.dirname(compiled);
+      return {
+        contents: text
+          .replaceAll('import.meta.url', `new URL(${JSON.stringify(`./${compiled}`)}, import.meta.url).href`)
+          .replaceAll('import.meta.dirname', dir === '.' ? 'import.meta.dirname' : `(import.meta.dirname + ${JSON.stringify(`/${dir}`)})`),
+        loader: 'ts',
+      };
+    });
+  },
+};
 
 /** Builds when dist/ is missing or older than its sources; a stale build without esbuild is used with a warning. */
 export async function ensureBuild() {
