@@ -1,3 +1,4 @@
+import { EMBEDDED_YOUNG_GENERATION_MB } from '../src/config/settings.server.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../src/test/net.js';
@@ -21,9 +22,10 @@ const TICKS = 100; // USER_HZ on Linux
  */
 export async function startServer(env: Record<string, string>, options: { cpuProf: string | null; entry?: 'tsx' | 'compiled'; cwd?: string }): Promise<RunningServer> {
   const port = await freePort();
-  // As `npm start` runs it (package.json): V8's own young generation unless YOUNG_GENERATION_MB
-  // asks for another (two semi-spaces of half that each); its size is part of what is measured.
-  const young = Number(env.YOUNG_GENERATION_MB ?? process.env.YOUNG_GENERATION_MB ?? 0);
+  // As `npm start` runs it (package.json): YOUNG_GENERATION_MB (two semi-spaces of half that each),
+  // by default 8 MB on the embedded database and V8's own on PostgreSQL; its size is part of what
+  // is measured.
+  const young = Number(env.YOUNG_GENERATION_MB || process.env.YOUNG_GENERATION_MB || (env.DATABASE_URL ? 0 : EMBEDDED_YOUNG_GENERATION_MB));
   const args = [...(young > 0 ? [`--max-semi-space-size=${Math.floor(young / 2)}`] : []), ...(options.entry === 'compiled' ? [] : ['--import', 'tsx'])];
   if (options.cpuProf) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
   args.push(options.entry === 'compiled' ? 'dist/server.js' : 'src/server.ts');

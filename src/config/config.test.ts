@@ -38,6 +38,31 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, loopback', JOBS_ENABLED: 'no' })).toMatchObject({ trustProxy: ['127.0.0.1', '10.0.0.0/8', 'loopback'], jobsEnabled: false });
   });
 
+  it('sizes the heap for a small server on the embedded database and for throughput on PostgreSQL, an operator\'s value winning', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(25);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/workboard' }).heapGrowthPercent).toBe(100);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/workboard', HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
+    let error: unknown;
+    try {
+      loadConfig({ HEAP_GROWTH_PERCENT: '500', YOUNG_GENERATION_MB: '-8' });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as ConfigError).lines).toEqual(['YOUNG_GENERATION_MB must be an integer from 0 to 4096, got "-8"', 'HEAP_GROWTH_PERCENT must be an integer from 0 to 400, got "500"']);
+  });
+
+  it('npm start gives V8 an 8 MB young generation on the embedded database, its own on PostgreSQL, and the operator\'s when set', () => {
+    const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    // The start script with `node` replaced by an echo of its arguments.
+    const flags = (env: Record<string, string>) =>
+      spawnSync('sh', ['-c', script.replace('exec node', 'echo')], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' }).stdout.trim();
+    expect(flags({})).toBe('--max-semi-space-size=4 scripts/start.mjs');
+    expect(flags({ DATABASE_URL: 'postgres://db/workboard' })).toBe('scripts/start.mjs');
+    expect(flags({ YOUNG_GENERATION_MB: '128' })).toBe('--max-semi-space-size=64 scripts/start.mjs');
+    expect(flags({ YOUNG_GENERATION_MB: '0' })).toBe('scripts/start.mjs');
+  });
+
   it('the service exits 78 on a bad value with one line on stderr and no stack trace', () => {
     const r = run('src/server.ts', [], { NODE_ENV: 'production', DATA_DIR: 'memory://', PORT: 'eighty' });
     expect(r.status).toBe(78);

@@ -34,13 +34,14 @@ function setting<T>(description: string, fallback: string, parse: Setting<T>['pa
 }
 
 export function int(description: string, fallback: number, min: number, options: Options = {}): Setting<number> {
-  return setting(description, String(fallback), (raw) => {
-    if (blank(raw)) return fallback;
-    const value = Number(raw.trim());
-    const max = options.max ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isInteger(value) || value < min || value > max) throw new Invalid(options.max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`);
-    return value;
-  }, options);
+  return setting(description, String(fallback), (raw) => (blank(raw) ? fallback : bounded(raw, min, options.max)), options);
+}
+
+/** An integer from min (to max), or Invalid saying so. */
+export function bounded(raw: string, min: number, max?: number): number {
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < min || value > (max ?? Number.MAX_SAFE_INTEGER)) throw new Invalid(max === undefined ? `an integer >= ${min}` : `an integer from ${min} to ${max}`);
+  return value;
 }
 
 const TRUE = ['true', '1', 'yes', 'on'];
