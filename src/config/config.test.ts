@@ -52,12 +52,12 @@ describe('configuration', () => {
     expect((error as ConfigError).lines).toEqual(['YOUNG_GENERATION_MB must be an integer from 0 to 4096, got "-8"', 'HEAP_GROWTH_PERCENT must be an integer from 0 to 400, got "500"']);
   });
 
-  it('npm start gives V8 an 8 MB young generation on the embedded database, its own on PostgreSQL, and the operator\'s when set', () => {
+  it('npm start gives V8 a 16 MB young generation on the embedded database, its own on PostgreSQL, and the operator\'s when set', () => {
     const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
     // The start script with `node` replaced by an echo of its arguments.
     const flags = (env: Record<string, string>) =>
       spawnSync('sh', ['-c', script.replace('exec node', 'echo')], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' }).stdout.trim();
-    expect(flags({})).toBe('--max-semi-space-size=4 scripts/start.mjs');
+    expect(flags({})).toBe('--max-semi-space-size=8 scripts/start.mjs');
     expect(flags({ DATABASE_URL: 'postgres://db/workboard' })).toBe('scripts/start.mjs');
     expect(flags({ YOUNG_GENERATION_MB: '128' })).toBe('--max-semi-space-size=64 scripts/start.mjs');
     expect(flags({ YOUNG_GENERATION_MB: '0' })).toBe('scripts/start.mjs');

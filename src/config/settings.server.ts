@@ -4,7 +4,7 @@ import { Invalid, bool, bounded, connectionUrl, custom, int, isHttpUrl, list, on
  * The embedded database is the small server's setup (one process, one machine): its memory
  * defaults bound the peak under load (issue 42). `npm start` reads the same value (package.json).
  */
-export const EMBEDDED_YOUNG_GENERATION_MB = 8;
+export const EMBEDDED_YOUNG_GENERATION_MB = 16;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -54,10 +54,10 @@ export const SERVER_SETTINGS = {
   ),
   METRICS_TOKEN: text('bearer token `GET /metrics` asks for; unset, the metrics are open to anyone who reaches the port', null, { secret: true }),
   YOUNG_GENERATION_MB: custom(
-    'V8\'s young generation, read by `npm start` (elsewhere: `node --max-semi-space-size=<half of it>`); 0 leaves V8\'s own (at most 32 MB, grown and shrunk with the load). The embedded database\'s default, 8, keeps the peak under load small for a few percent more CPU on writes; 128 serves a 1,000-task board with about a third less CPU, for about 100 MB more resident memory: a choice for a machine with memory to spare (docs/performance.md, issue 42)',
+    'V8\'s young generation, read by `npm start` (elsewhere: `node --max-semi-space-size=<half of it>`); 0 leaves V8\'s own (at most 32 MB, grown and shrunk with the load). The embedded database\'s default, 16, keeps the peak under load small for a few percent more CPU on writes; 128 serves a 1,000-task board with about a third less CPU, for about 100 MB more resident memory: a choice for a machine with memory to spare (docs/performance.md, issue 42)',
     '',
     (raw, env) => (raw === undefined ? (env.DATABASE_URL?.trim() ? 0 : EMBEDDED_YOUNG_GENERATION_MB) : bounded(raw, 0, 4096)),
-    { default: '`8` on the embedded database, `0` on PostgreSQL' },
+    { default: '`16` on the embedded database, `0` on PostgreSQL' },
   ),
   HEAP_GROWTH_PERCENT: custom(
     'how far V8 lets its old generation grow past what the last full collection kept alive, in percent; 0 leaves V8\'s own factor (up to 300 % on a machine with memory to spare, so a busy server\'s heap fills with garbage it has no reason to collect yet). A small value bounds the peak under load for more frequent collections: it is a soft bound, never a crash, so a large export still gets the memory it needs (docs/performance.md, issue 42)',
