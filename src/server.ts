@@ -3,7 +3,7 @@ import { faultOf } from './db/faults.js';
 import { waitForDatabase } from './db/wait-for-database.js';
 import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
-import { applyMemorySettings } from './platform/memory.js';
+import { applyMemorySettings, releaseStartupMemory } from './platform/memory.js';
 import { mapCompiledStackTraces } from './platform/stack-traces.js';
 
 // Entry point: listen, and on SIGTERM/SIGINT stop accepting, let in-flight requests finish, then
@@ -77,6 +77,7 @@ if (!requested) {
     process.exit(1);
   }
   built.log.info({ db: built.database.kind, startupMs: Math.round(performance.now() - started) }, `listening on ${config.host}:${config.port}`);
+  releaseStartupMemory();
 }
 app = built;
 if (requested) await shutdown(requested);
