@@ -65,7 +65,8 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     if (!config.embeddedOptimizingCompiler) baselineWasmOnly();
     // Loaded here, not at start: a server on PostgreSQL never holds PGlite (issue 42). Before the
     // data directory's lock, which nothing would release if loading failed.
-    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+    const [pglite, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+    const { PGlite } = pglite;
     const dataDir = config.dataDir;
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true });
@@ -74,7 +75,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       release();
       throw err;
     });
-    await preparing(client);
+    preparing(client, pglite);
     cacheFileSizes(client);
     withoutDriverParsers(client);
     // Inside a transaction PGlite hands out its own query()/exec(), so those are timed as well.

@@ -61,10 +61,8 @@ interface Preparing extends PGlite {
 
 type Wire = Pick<typeof import('@electric-sql/pglite'), 'parse' | 'protocol'>;
 
-/** Gives the database its `queryPrepared` method. */
-export async function preparing(db: PGlite): Promise<void> {
-  // Already loaded: the caller has just created `db` with it.
-  const wire: Wire = await import('@electric-sql/pglite');
+/** Gives the database its `queryPrepared` method; `wire` is PGlite's module, which made `db`. */
+export function preparing(db: PGlite, wire: Wire): void {
   // Parameter types of each statement prepared on this database (names are per session in PostgreSQL).
   const statements = new Map<string, number[]>();
   databases.add(db);
